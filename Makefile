@@ -1,0 +1,38 @@
+# Two commands set everything up on a fresh machine (Python 3.10+ and a package registry):
+#   make demo   - a throwaway memory home seeded from examples/, then inject and search
+#   make test   - the whole test suite (the same command CI runs through .ci/run)
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+# torch is pinned so pip takes the CPU wheel where one is provided instead of a multi-GB CUDA build.
+TORCH ?= torch==2.13.0
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: install demo test lint bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check "$(TORCH)"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+demo: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" bash examples/demo.sh
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/index_bench.py
+	$(BIN)/python benchmarks/hook_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

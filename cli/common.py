@@ -1,0 +1,59 @@
+"""Helpers shared by the command modules: settings, the store, options and output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from memory.config import Settings, load_settings
+from memory.store import Store
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def settings() -> Settings:
+    """Settings of this invocation, resolved once per process."""
+    ctx = click.get_current_context()
+    root = ctx.find_root()
+    cached = root.meta.get("skill_memory.settings")
+    if cached is None:
+        cached = load_settings()
+        root.meta["skill_memory.settings"] = cached
+    assert isinstance(cached, Settings)
+    return cached
+
+
+def store() -> Store:
+    """The markdown store of the memory home."""
+    return Store(settings())
+
+
+def json_option(func: F) -> F:
+    """`--json`: machine-readable output."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+
+
+def skill_option(required: bool = True) -> Callable[[F], F]:
+    """`--skill S`."""
+    return click.option(
+        "--skill",
+        "-s",
+        required=required,
+        help="Skill name, e.g. browser-use or plugin:skill.",
+    )
+
+
+def emit_json(value: Any) -> None:
+    """Print one JSON document (UTF-8, stable key order)."""
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def text_argument(value: str) -> str:
+    """A TEXT argument, where `-` means standard input."""
+    if value == "-":
+        return sys.stdin.read()
+    return value

@@ -1,0 +1,320 @@
+"""Commands on lessons and notes: add, show, list, checkpoint, flush, inject, import-legacy."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from cli.common import emit_json, json_option, settings, skill_option, store, text_argument
+from memory.errors import InvalidInput
+from memory.inject import Hit
+from memory.lesson import Lesson
+from memory.skill_names import validate_skill
+from memory.store import AddOutcome
+
+
+def _lesson_json(lesson: Lesson) -> dict[str, object]:
+    return {
+        "id": lesson.id,
+        "skill": lesson.skill,
+        "tag": lesson.tag,
+        "text": lesson.text,
+        "month": lesson.month,
+        "hits": lesson.hits,
+    }
+
+
+def _outcome_json(outcome: AddOutcome) -> dict[str, object]:
+    return {
+        "action": outcome.action,
+        "reason": outcome.reason,
+        "similarity": outcome.similarity,
+        "lesson": _lesson_json(outcome.lesson),
+        "merged_into": outcome.merged_from.id if outcome.merged_from else None,
+        "evicted": [_lesson_json(lesson) for lesson in outcome.evicted],
+    }
+
+
+def _describe(outcome: AddOutcome) -> str:
+    lesson = outcome.lesson
+    if outcome.action == "merged":
+        how = (
+            outcome.reason
+            if outcome.similarity is None
+            else (f"{outcome.reason}, similarity {outcome.similarity:.2f}")
+        )
+        line = f"merged into {lesson.id} ({how}); HIT is now {lesson.hits}"
+    else:
+        line = f"added {lesson.id}: [{lesson.tag}] {lesson.text}"
+    for gone in outcome.evicted:
+        line += f"\nevicted {gone.id}: {gone.text}"
+    return line
+
+
+def _scope(skill: str | None, is_global: bool) -> str | None:
+    if is_global and skill:
+        raise click.UsageError("use either --skill or --global")
+    if not is_global and not skill:
+        raise click.UsageError("missing --skill (or --global)")
+    return None if is_global else validate_skill(skill or "")
+
+
+@click.command()
+@skill_option(required=False)
+@click.option("--global", "is_global", is_flag=True, help="Add a cross-skill principle.")
+@click.option("--tag", "-t", help="Short tag, e.g. 'Auth' (default: General).")
+@click.option("--dry-run", is_flag=True, help="Show the decision without writing.")
+@json_option
+@click.argument("text")
+def add(
+    skill: str | None, is_global: bool, tag: str | None, dry_run: bool, as_json: bool, text: str
+) -> None:
+    """Add a lesson TEXT to a skill (`-` reads it from stdin).
+
+    A lesson that restates an existing one is merged into it (its HIT count goes up)
+    instead of being added again.
+    """
+    from memory.dedup import matcher_for
+
+    scope = _scope(skill, is_global)
+    body = text_argument(text)
+    outcome = store().add(scope, body, tag, matcher=matcher_for(settings()), dry_run=dry_run)
+    if as_json:
+        emit_json({"dry_run": dry_run, **_outcome_json(outcome)})
+    else:
+        click.echo(("(dry run) " if dry_run else "") + _describe(outcome))
+
+
+@click.command()
+@skill_option(required=False)
+@click.option("--global", "is_global", is_flag=True, help="Show the global principles.")
+@click.option("--raw", is_flag=True, help="Print the file exactly as stored.")
+@json_option
+def show(skill: str | None, is_global: bool, raw: bool, as_json: bool) -> None:
+    """Show a skill's lessons with their ids (or the file itself with --raw)."""
+    scope = _scope(skill, is_global)
+    memory = store()
+    doc = memory.read(scope)
+    if as_json:
+        emit_json(
+            {
+                "skill": scope,
+                "path": memory.knowledge_path(scope),
+                "lessons": [_lesson_json(lesson) for lesson in doc.lessons()],
+            }
+        )
+        return
+    if raw:
+        click.echo(doc.render(), nl=False)
+        return
+    entries = doc.entries()
+    if not entries:
+        click.echo(f"No lessons for {scope or 'global'} yet.")
+    for entry in entries:
+        click.echo(f"{entry.lesson.id}  {entry.render()}")
+
+
+@click.command("list")
+@json_option
+def list_skills(as_json: bool) -> None:
+    """List skills with their number of lessons and checkpoint notes."""
+    memory = store()
+    infos = memory.skills()
+    global_count = len(memory.lessons(None))
+    if as_json:
+        emit_json(
+            {
+                "skills": [
+                    {
+                        "skill": info.skill,
+                        "lessons": info.lessons,
+                        "checkpoints": info.checkpoints,
+                        "path": info.path,
+                        "legacy": info.legacy,
+                    }
+                    for info in infos
+                ],
+                "global": {"lessons": global_count, "path": memory.knowledge_path(None)},
+            }
+        )
+        return
+    if not infos and not global_count:
+        click.echo(f"No lessons yet in {memory.settings.home}.")
+        return
+    width = max([len(info.skill) for info in infos] + [6])
+    for info in infos:
+        legacy = "  (legacy, read-only until imported)" if info.legacy else ""
+        click.echo(
+            f"{info.skill:<{width}}  {info.lessons:>4} lessons  {info.checkpoints:>3} notes{legacy}"
+        )
+    click.echo(f"{'global':<{width}}  {global_count:>4} lessons")
+
+
+@click.command()
+@skill_option()
+@click.option("--note", "-n", required=True, help="The note (`-` reads it from stdin).")
+@json_option
+def checkpoint(skill: str, note: str, as_json: bool) -> None:
+    """Append a raw note to a skill's CHECKPOINTS.md (distilled later by `flush`)."""
+    saved = store().checkpoint(skill, text_argument(note))
+    if as_json:
+        emit_json({"skill": skill, "time": saved.time, "note": saved.note})
+    else:
+        click.echo(f"noted for {skill} at {saved.time}")
+
+
+@click.command()
+@skill_option()
+@click.option("--summary-file", type=click.Path(dir_okay=False), help="A summary in markdown.")
+@click.option("--session-file", type=click.Path(dir_okay=False), help="A .json/.jsonl session.")
+@click.option("--stdin", "from_stdin", is_flag=True, help="Read the summary from stdin.")
+@click.option(
+    "--session",
+    "session_ref",
+    type=click.Choice(["latest"]),
+    help="`latest`: the newest Codex rollout under $CODEX_HOME/sessions.",
+)
+@click.option("--max-lessons", default=3, show_default=True, type=click.IntRange(1, 20))
+@click.option("--include-checkpoints", is_flag=True, help="Also consider the checkpoint notes.")
+@click.option("--keep-checkpoints", is_flag=True, help="Do not clear CHECKPOINTS.md afterwards.")
+@click.option("--distill", is_flag=True, help="Ask the distiller instead of reading sections.")
+@json_option
+def flush(
+    skill: str,
+    summary_file: str | None,
+    session_file: str | None,
+    from_stdin: bool,
+    session_ref: str | None,
+    max_lessons: int,
+    include_checkpoints: bool,
+    keep_checkpoints: bool,
+    distill: bool,
+    as_json: bool,
+) -> None:
+    """Store the lessons of a session summary.
+
+    Without --distill, lessons are the items under headings such as `## Lessons`,
+    `## Takeaways`, `## Insights` or `经验` (the original Codex flow).
+    """
+    from memory.dedup import matcher_for
+    from memory.flush import flush_explicit
+    from memory.sections import session_text
+
+    validate_skill(skill)
+    sources = [bool(summary_file), bool(session_file), from_stdin, bool(session_ref)]
+    if sum(sources) != 1:
+        raise click.UsageError(
+            "give exactly one of --summary-file, --session-file, --stdin, --session latest"
+        )
+    if distill or session_ref:
+        from cli.distill import flush_distilled
+
+        flush_distilled(
+            skill,
+            summary_file=summary_file,
+            session_file=session_file,
+            from_stdin=from_stdin,
+            session_ref=session_ref,
+            distill=distill,
+            max_lessons=max_lessons,
+            include_checkpoints=include_checkpoints,
+            keep_checkpoints=keep_checkpoints,
+            as_json=as_json,
+        )
+        return
+    if from_stdin:
+        text = sys.stdin.read()
+    else:
+        path = summary_file or session_file or ""
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                raw = handle.read()
+        except OSError as error:
+            raise InvalidInput(f"cannot read {path}: {error.strerror}") from None
+        text = session_text(raw, os.path.basename(path)) if session_file else raw
+    result = flush_explicit(
+        store(),
+        skill,
+        text,
+        max_lessons=max_lessons,
+        include_checkpoints=include_checkpoints,
+        keep_checkpoints=keep_checkpoints,
+        matcher=matcher_for(settings()),
+    )
+    if as_json:
+        emit_json(
+            {
+                "skill": skill,
+                "found": result.found,
+                "stored": [_outcome_json(outcome) for outcome in result.outcomes],
+                "cleared_checkpoints": result.cleared_checkpoints,
+            }
+        )
+        return
+    if not result.outcomes:
+        click.echo(f"no lessons found under a lessons/takeaways/insights heading for {skill}")
+    for outcome in result.outcomes:
+        click.echo(_describe(outcome))
+    if result.cleared_checkpoints:
+        click.echo(f"cleared {result.cleared_checkpoints} checkpoint notes")
+
+
+@click.command()
+@skill_option()
+@click.option("--task", "-q", help="What the agent is doing now; lessons are ranked against it.")
+@click.option(
+    "--top",
+    type=click.IntRange(1, 200),
+    help="Most lessons to inject [default: $SKILLS_INJECT_TOP or 20].",
+)
+@click.option("--no-global", is_flag=True, help="Leave out the global principles.")
+@json_option
+def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_json: bool) -> None:
+    """Print the lessons worth knowing before using SKILL, ranked for --task."""
+    from memory.retrieve import inject_for
+
+    validate_skill(skill)
+    result = inject_for(settings(), skill, task, top=top, include_global=not no_global)
+    if as_json:
+        emit_json(result.as_json())
+    elif result.text:
+        click.echo(result.text)
+    else:
+        click.echo(f"(no stored lessons for {skill} are relevant to this task)", err=True)
+
+
+@click.command("import-legacy")
+@click.option("--dry-run", is_flag=True, help="Report what would be imported.")
+@json_option
+def import_legacy(dry_run: bool, as_json: bool) -> None:
+    """Import lessons from the legacy ~/.claude/skills/<skill>/KNOWLEDGE.md files."""
+    from memory.legacy import import_legacy as run_import
+
+    results = run_import(store(), dry_run=dry_run)
+    if as_json:
+        emit_json(
+            [
+                {
+                    "skill": r.skill,
+                    "source": r.source,
+                    "copied": r.copied,
+                    "already_present": r.already_present,
+                }
+                for r in results
+            ]
+        )
+        return
+    if not results:
+        click.echo(f"no legacy KNOWLEDGE.md files under {settings().legacy_dir}")
+    for r in results:
+        click.echo(f"{r.skill}: {r.copied} copied, {r.already_present} already present")
+
+
+def hits_json(hits: list[Hit]) -> list[dict[str, object]]:
+    """Hits as JSON records."""
+    return [hit.as_json() for hit in hits]
+
+
+COMMANDS = (add, show, list_skills, checkpoint, flush, inject, import_legacy)

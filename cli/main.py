@@ -1,0 +1,58 @@
+"""The `skill-memory` command: a thin click layer over the core packages.
+
+Domain errors become one-line `click.ClickException`s (exit 1); bad options are
+`click.BadParameter`/usage errors (exit 2). Heavy libraries are never imported here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from cli import doctor, lessons
+from memory.errors import SkillMemoryError
+
+VERSION = "0.2.0"
+
+
+def _domain_errors() -> tuple[type[BaseException], ...]:
+    from index.errors import IndexStoreError
+    from models.errors import ModelError
+
+    return (SkillMemoryError, IndexStoreError, ModelError)
+
+
+class MemoryGroup(click.Group):
+    """A click group that turns domain errors into one clean line."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _domain_errors() as error:
+            raise click.ClickException(str(error)) from error
+        except OSError as error:
+            raise click.ClickException(
+                f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")
+            ) from error
+
+
+@click.group(cls=MemoryGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(VERSION, prog_name="skill-memory")
+def cli() -> None:
+    """Task-aware memory of lessons per skill, for Claude Code and Codex.
+
+    Lessons live in markdown under the memory home ($AI_MEMORY_HOME, else
+    $CODEX_HOME/memories/fireworks-skill-memory, else ~/.ai-memory); a LanceDB
+    index beside them is derived and can always be rebuilt. Run
+    `skill-memory config` for every setting and its environment variable.
+    """
+
+
+for command in (*lessons.COMMANDS, *doctor.COMMANDS):
+    cli.add_command(command)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="skill-memory")

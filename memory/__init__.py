@@ -1,0 +1,1 @@
+"""Lessons, the markdown store, ranking, dedup and distillation (the core; never imports click)."""

@@ -1,0 +1,83 @@
+"""Import the original tool's Claude-runtime files (`~/.claude/skills/<skill>/KNOWLEDGE.md`)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from memory.files import locked, read_text, write_atomic
+from memory.knowledge_doc import KnowledgeDoc
+from memory.lesson import Lesson, normalize_for_id
+from memory.skill_names import skill_from_dirname
+from memory.store import KNOWLEDGE_FILE, Store
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """One legacy skill: how many lessons were copied, and how many were already there."""
+
+    skill: str
+    source: str
+    copied: int
+    already_present: int
+
+
+def legacy_skills(store: Store) -> list[tuple[str, str]]:
+    """(skill, path) of every legacy KNOWLEDGE.md."""
+    root = store.settings.legacy_dir
+    try:
+        names = sorted(os.listdir(root))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    found = []
+    for name in names:
+        skill = skill_from_dirname(name)
+        path = os.path.join(root, name, KNOWLEDGE_FILE)
+        if skill is not None and os.path.isfile(path):
+            found.append((skill, path))
+    return found
+
+
+def _merge_missing(doc: KnowledgeDoc, lessons: list[Lesson]) -> int:
+    """Append the lessons whose text the document lacks; returns how many."""
+    present = {normalize_for_id(lesson.text) for lesson in doc.lessons()}
+    added = 0
+    for lesson in lessons:
+        key = normalize_for_id(lesson.text)
+        if key not in present:
+            doc.append(lesson)
+            present.add(key)
+            added += 1
+    return added
+
+
+def _merge_into_home(store: Store, skill: str, lessons: list[Lesson], dry_run: bool) -> int:
+    counts: list[int] = []
+
+    def change(doc: KnowledgeDoc) -> None:
+        counts.append(_merge_missing(doc, lessons))
+
+    if dry_run:
+        change(store.read(skill))
+    else:
+        store.update(skill, change)
+    return counts[-1]
+
+
+def import_legacy(store: Store, dry_run: bool = False) -> list[ImportResult]:
+    """Copy legacy lessons into the home; a skill new to the home gets the file verbatim."""
+    results = []
+    for skill, source in legacy_skills(store):
+        text = read_text(source) or ""
+        legacy = KnowledgeDoc.parse(text, skill).lessons()
+        target = store.knowledge_path(skill)
+        if not os.path.exists(target):
+            if not dry_run:
+                with locked(target):
+                    if not os.path.exists(target):
+                        write_atomic(target, text)
+            results.append(ImportResult(skill, source, len(legacy), 0))
+            continue
+        copied = _merge_into_home(store, skill, legacy, dry_run)
+        results.append(ImportResult(skill, source, copied, len(legacy) - copied))
+    return results

@@ -1,0 +1,1 @@
+"""Embedding models and LLM backends (heavy libraries are imported inside functions only)."""

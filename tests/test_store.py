@@ -1,0 +1,162 @@
+"""The markdown store: adding, merging, eviction, checkpoints, legacy files, skill names."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from memory.config import Settings
+from memory.errors import InvalidLesson, InvalidSkillName
+from memory.legacy import import_legacy
+from memory.lesson import Lesson
+from memory.skill_names import skill_dirname, skill_from_dirname, validate_skill
+from memory.store import Store
+
+
+def test_reads_never_create_anything(store: Store, settings: Settings) -> None:
+    assert store.lessons("nothing-here") == []
+    assert store.skills() == []
+    assert store.checkpoints("nothing-here") == []
+    assert store.sources() == []
+    assert not os.path.exists(settings.home)
+
+
+def test_add_then_exact_duplicate_bumps_hit(store: Store) -> None:
+    first = store.add("demo", "Run the linter before committing", "CI")
+    again = store.add("demo", "  run the linter before committing. ", "Other")
+    assert first.action == "added" and again.action == "merged"
+    assert again.lesson.id == first.lesson.id
+    (lesson,) = store.lessons("demo")
+    assert lesson.hits == 2 and lesson.tag == "CI"
+
+
+def test_dry_run_writes_nothing(store: Store, settings: Settings) -> None:
+    outcome = store.add("demo", "lesson", dry_run=True)
+    assert outcome.action == "added"
+    assert not os.path.exists(settings.home)
+
+
+def test_eviction_uses_hits_minus_age_penalty(settings: Settings, env: dict[str, str]) -> None:
+    small = Settings({**env, "SKILL_MAX": "3"})
+    store = Store(small, now=lambda: datetime(2026, 11, 1))
+    path = Path(store.knowledge_path("demo"))
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "# demo\n\n## Entries\n\n"
+        "- [2026-10] [T] recent single  [HIT:1]\n"  # value 1
+        "- [2025-11] [T] old but popular  [HIT:9]\n"  # 9 - (12-3)*0.5 = 4.5
+        "- [2024-11] [T] very old popular  [HIT:9]\n"  # 9 - (24-3)*0.5 = -1.5
+    )
+    outcome = store.add("demo", "brand new", "T")
+    assert [lesson.text for lesson in outcome.evicted] == ["very old popular"]
+    assert [lesson.text for lesson in store.lessons("demo")] == [
+        "recent single",
+        "old but popular",
+        "brand new",
+    ]
+
+
+def test_eviction_ties_drop_the_earlier_entry(env: dict[str, str]) -> None:
+    store = Store(Settings({**env, "SKILL_MAX": "2"}), now=lambda: datetime(2026, 11, 1))
+    store.add("demo", "first")
+    store.add("demo", "second")
+    outcome = store.add("demo", "third")
+    assert [lesson.text for lesson in outcome.evicted] == ["first"]
+
+
+def test_global_scope_and_limit(env: dict[str, str]) -> None:
+    store = Store(Settings({**env, "GLOBAL_MAX": "1"}))
+    store.add(None, "principle one")
+    store.add(None, "principle two")
+    assert [lesson.text for lesson in store.lessons(None)] == ["principle two"]
+    assert store.lessons(None)[0].skill is None
+
+
+def test_checkpoints_append_and_clear(store: Store) -> None:
+    store.checkpoint("demo", "tried X, failed with Y")
+    store.checkpoint("demo", "fixed by Z")
+    notes = store.checkpoints("demo")
+    assert [note.note for note in notes] == ["tried X, failed with Y", "fixed by Z"]
+    assert store.clear_checkpoints("demo") == 2
+    assert store.checkpoints("demo") == []
+    with pytest.raises(InvalidLesson):
+        store.checkpoint("demo", "  ")
+
+
+def test_secrets_are_redacted_before_storing(store: Store) -> None:
+    key = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8" * 6
+    store.add("demo", f"export ANTHROPIC_API_KEY={key} before running")
+    store.checkpoint("demo", f"used {key}")
+    text = (
+        Path(store.knowledge_path("demo")).read_text()
+        + Path(store.checkpoints_path("demo")).read_text()
+    )
+    assert key not in text
+    assert "[REDACTED:" in text
+
+
+def test_legacy_files_are_read_then_imported(store: Store, settings: Settings) -> None:
+    legacy = Path(settings.legacy_dir) / "old-skill" / "KNOWLEDGE.md"
+    legacy.parent.mkdir(parents=True)
+    legacy.write_text("# old\n\n## Entries\n\n- [Tip] legacy lesson\n")
+    assert [info.skill for info in store.skills()] == ["old-skill"]
+    assert store.skills()[0].legacy
+    assert [lesson.text for lesson in store.lessons("old-skill")] == ["legacy lesson"]
+    results = import_legacy(store)
+    assert [(r.skill, r.copied) for r in results] == [("old-skill", 1)]
+    assert Path(store.knowledge_path("old-skill")).read_text() == legacy.read_text()
+    assert import_legacy(store)[0].copied == 0
+
+
+def test_adding_to_a_legacy_only_skill_keeps_its_lessons(store: Store, settings: Settings) -> None:
+    legacy = Path(settings.legacy_dir) / "old-skill" / "KNOWLEDGE.md"
+    legacy.parent.mkdir(parents=True)
+    legacy.write_text("# old\n\n## Entries\n\n- [Tip] legacy lesson\n")
+    store.add("old-skill", "new lesson")
+    assert [lesson.text for lesson in store.lessons("old-skill")] == ["legacy lesson", "new lesson"]
+    assert legacy.read_text() == "# old\n\n## Entries\n\n- [Tip] legacy lesson\n"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        " ",
+        "..",
+        "../../etc",
+        "a/b",
+        "a\\b",
+        "a\x00b",
+        "a\x07b",
+        "x" * 101,
+        ".hidden",
+        "a__b",
+        ":a",
+        "a:b:c",
+        " a",
+    ],
+)
+def test_bad_skill_names_are_refused(name: str, store: Store) -> None:
+    with pytest.raises(InvalidSkillName):
+        validate_skill(name)
+    with pytest.raises(InvalidSkillName):
+        store.add(name, "x")
+
+
+def test_plugin_names_map_to_safe_dirs_and_back(store: Store) -> None:
+    assert skill_dirname("superpowers:brainstorming") == "superpowers__brainstorming"
+    assert skill_from_dirname("superpowers__brainstorming") == "superpowers:brainstorming"
+    store.add("superpowers:brainstorming", "lesson")
+    assert [info.skill for info in store.skills()] == ["superpowers:brainstorming"]
+    assert store.lessons("superpowers:brainstorming")[0].skill == "superpowers:brainstorming"
+    assert skill_from_dirname("..") is None
+
+
+def test_remove_by_id(store: Store) -> None:
+    kept = store.add("demo", "keep me").lesson
+    gone = store.add("demo", "drop me").lesson
+    assert [lesson.id for lesson in store.remove("demo", [gone.id])] == [gone.id]
+    assert store.lessons("demo") == [Lesson(kept.text, kept.tag, kept.month, kept.hits, "demo")]
