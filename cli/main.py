@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from cli import doctor, lessons
+from cli import doctor, evaluate, lessons, search
 from memory.errors import SkillMemoryError
 
 VERSION = "0.2.0"
@@ -49,7 +49,7 @@ def cli() -> None:
     """
 
 
-for command in (*lessons.COMMANDS, *doctor.COMMANDS):
+for command in (*lessons.COMMANDS, *search.COMMANDS, *evaluate.COMMANDS, *doctor.COMMANDS):
     cli.add_command(command)
 
 

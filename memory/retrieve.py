@@ -1,10 +1,238 @@
-"""Choosing the lessons to inject for a skill and a task."""
+"""Choosing lessons for a task: the semantic path (index + ranking) and the task-free path.
+
+`Retriever` holds one embedder and one index; the CLI builds one per command, the warm
+service keeps one for its lifetime (with per-scope candidate caches). The formula and
+the gate live in `memory.ranking`; this module feeds them and frames the result.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
 from memory.config import Settings
-from memory.inject import Injection, by_hits_and_age, frame
+from memory.errors import ConfigError
+from memory.indexing import MemoryIndex, row_to_lesson, scope_of
+from memory.inject import Hit, Injection, by_hits_and_age, frame
+from memory.lesson import Lesson, age_in_months
 from memory.store import Store
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from index.table import Row
+    from memory.ranking import RankedResult, RankingWeights
+    from models.embedders import EmbeddingModel
+
+GLOBAL_INJECT = 2
+TASK_CACHE = 64
+
+
+def ranking_weights(settings: Settings) -> RankingWeights:
+    """The tuned weights, with `SKILL_MEMORY_RANKING` overrides applied."""
+    from memory.ranking import RankingWeights
+
+    defaults = RankingWeights()
+    fields = {field.name: field.type for field in dataclasses.fields(defaults)}
+    overrides: dict[str, Any] = {}
+    for key, value in settings.ranking_overrides.items():
+        if key not in fields:
+            raise ConfigError(f"SKILL_MEMORY_RANKING: unknown weight {key!r}")
+        overrides[key] = int(value) if isinstance(getattr(defaults, key), int) else value
+    return dataclasses.replace(defaults, **overrides)
+
+
+@dataclass
+class ScopeCandidates:
+    """Everything ranking needs about one scope's lessons, cached until the file changes."""
+
+    rows: list[Row]
+    lessons: list[Lesson]
+    vectors: np.ndarray
+    hub: np.ndarray
+    tokens: list[list[str]]
+    ages: np.ndarray
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One query's ranking over one candidate set, before and after the gate."""
+
+    candidates: ScopeCandidates
+    result: RankedResult
+    injected: list[int]
+
+    def hits(self, indices: list[int] | None = None) -> list[Hit]:
+        chosen = [int(i) for i in self.result.order] if indices is None else indices
+        return [
+            Hit(
+                self.candidates.lessons[i],
+                float(self.result.scores[i]),
+                float(self.result.similarity[i]) if self.result.has_task else None,
+            )
+            for i in chosen
+        ]
+
+
+class Retriever:
+    """Semantic retrieval over one memory home."""
+
+    def __init__(self, settings: Settings, embedder: EmbeddingModel | None = None) -> None:
+        from models.embedders import load_embedder
+
+        self.settings = settings
+        self.embedder = embedder or load_embedder(settings.embed_model, settings.device)
+        self.memory = MemoryIndex(settings, self.embedder)
+        self.weights = ranking_weights(settings)
+        self._scopes: dict[str, tuple[object, ScopeCandidates]] = {}
+        self._tasks: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    @property
+    def store(self) -> Store:
+        return self.memory.store
+
+    # ---- vectors ------------------------------------------------------------------------
+    def task_vector(self, task: str) -> np.ndarray:
+        """The pooled embedding of a task text (recent ones are cached)."""
+        from memory.ranking import pool_vectors, task_embedding_texts
+
+        cached = self._tasks.get(task)
+        if cached is not None:
+            self._tasks.move_to_end(task)
+            return cached
+        import numpy as np
+
+        vector = np.asarray(
+            pool_vectors(self.embedder.embed_batch(task_embedding_texts(task))), dtype=np.float32
+        )
+        self._tasks[task] = vector
+        if len(self._tasks) > TASK_CACHE:
+            self._tasks.popitem(last=False)
+        return vector
+
+    # ---- candidates ---------------------------------------------------------------------
+    def candidates(self, skill: str | None) -> ScopeCandidates:
+        """The scope's lessons and vectors, synced with its markdown first."""
+        import numpy as np
+
+        from memory import lexical
+        from memory.ranking import hubness
+
+        self.memory.sync([skill])
+        scope = scope_of(skill)
+        key = self.memory.index.load_state().fingerprints.get(self._path_for(skill), {}).get("sha")
+        cached = self._scopes.get(scope)
+        if cached is not None and cached[0] == key and key is not None:
+            return cached[1]
+        rows, vectors = self.memory.index.scope_rows([scope])
+        month = self.store.month()
+        lessons = [row_to_lesson(row) for row in rows]
+        candidates = ScopeCandidates(
+            rows=rows,
+            lessons=lessons,
+            vectors=vectors,
+            hub=hubness(vectors, self.weights.hub_k) if len(rows) else np.zeros(0),
+            tokens=[lexical.tokenize(f"{row.tag} {row.text}") for row in rows],
+            ages=np.asarray([age_in_months(row.month or None, month) for row in rows], dtype=float),
+        )
+        self._scopes[scope] = (key, candidates)
+        return candidates
+
+    def _path_for(self, skill: str | None) -> str:
+        source = self.memory._source(skill)
+        return source.path if source is not None else ""
+
+    def _ranked(self, candidates: ScopeCandidates, task: str | None) -> Ranked:
+        import numpy as np
+
+        from memory.ranking import Candidates, gate, rank
+
+        has_task = bool(task and task.strip())
+        similarity = None
+        if has_task and len(candidates.rows):
+            similarity = candidates.vectors @ self.task_vector(task or "")
+        result = rank(
+            Candidates(
+                texts=[row.text for row in candidates.rows],
+                tags=[row.tag for row in candidates.rows],
+                hits=np.asarray([row.hits for row in candidates.rows], dtype=float),
+                age_months=candidates.ages,
+                similarity=similarity,
+                hub=candidates.hub,
+                tokens=candidates.tokens,
+            ),
+            task if has_task else None,
+            self.weights,
+        )
+        return Ranked(candidates, result, gate(result, self.weights))
+
+    def rank_skill(self, skill: str | None, task: str | None) -> Ranked:
+        """Rank every lesson of one scope for `task` (or by HIT/age without one)."""
+        return self._ranked(self.candidates(skill), task)
+
+    def rank_all(self, task: str) -> Ranked:
+        """Rank lessons of every scope: nearest candidates by cosine, then the full formula."""
+        import numpy as np
+
+        from memory import lexical
+        from memory.ranking import ALL_SKILLS_CANDIDATES, hubness
+
+        self.memory.sync(None)
+        vector = self.task_vector(task)
+        rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
+        month = self.store.month()
+        candidates = ScopeCandidates(
+            rows=rows,
+            lessons=[row_to_lesson(row) for row in rows],
+            vectors=vectors,
+            hub=hubness(vectors, self.weights.hub_k) if len(rows) else np.zeros(0),
+            tokens=[lexical.tokenize(f"{row.tag} {row.text}") for row in rows],
+            ages=np.asarray([age_in_months(row.month or None, month) for row in rows], dtype=float),
+        )
+        return self._ranked(candidates, task)
+
+    # ---- the two products ---------------------------------------------------------------
+    def inject(
+        self,
+        skill: str,
+        task: str | None,
+        *,
+        top: int | None = None,
+        include_global: bool = True,
+    ) -> Injection:
+        """The injection for using `skill` on `task` (gated; HIT/age order without a task)."""
+        has_task = bool(task and task.strip())
+        ranked = self.rank_skill(skill, task)
+        if has_task:
+            chosen = ranked.hits(ranked.injected)[: top or self.settings.inject_top]
+        else:
+            chosen = ranked.hits()[: top or self.settings.inject_top]
+        global_hits: list[Hit] = []
+        if include_global and has_task:
+            global_ranked = self.rank_skill(None, task)
+            global_hits = global_ranked.hits(global_ranked.injected)[:GLOBAL_INJECT]
+        text, kept, kept_global = frame(
+            skill,
+            chosen,
+            global_hits,
+            max_tokens=self.settings.inject_tokens,
+            ranked_for_task=has_task,
+        )
+        return Injection(
+            skill=skill,
+            task=task,
+            ranker="semantic" if has_task else "hits",
+            hits=kept,
+            global_hits=kept_global,
+            text=text,
+        )
+
+    def search(self, query: str, *, skill: str | None = None, top: int = 10) -> list[Hit]:
+        """Lessons nearest to `query` in one skill or across all, best first (no gate)."""
+        ranked = self.rank_skill(skill, query) if skill else self.rank_all(query)
+        return ranked.hits()[:top]
 
 
 def inject_for(
@@ -15,9 +243,11 @@ def inject_for(
     top: int | None = None,
     include_global: bool = True,
 ) -> Injection:
-    """The injection for `skill`: HIT/age order (semantic ranking comes with the index)."""
-    store = Store(settings)
-    limit = top or settings.inject_top
-    hits = by_hits_and_age(store.lessons(skill), store.month())[:limit]
-    text, kept, _ = frame(skill, hits, max_tokens=settings.inject_tokens, ranked_for_task=False)
-    return Injection(skill=skill, task=task, ranker="hits", hits=kept, text=text)
+    """The injection for `skill`: task-ranked through the index, or HIT/age order without task."""
+    if not (task and task.strip()):
+        store = Store(settings)
+        limit = top or settings.inject_top
+        hits = by_hits_and_age(store.lessons(skill), store.month())[:limit]
+        text, kept, _ = frame(skill, hits, max_tokens=settings.inject_tokens, ranked_for_task=False)
+        return Injection(skill=skill, task=task, ranker="hits", hits=kept, text=text)
+    return Retriever(settings).inject(skill, task, top=top, include_global=include_global)

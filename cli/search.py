@@ -1,0 +1,178 @@
+"""Commands on the semantic index: search, reindex, stats."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from cli.common import emit_json, json_option, settings, store
+from memory.errors import InvalidInput
+from memory.inject import Hit
+from memory.skill_names import validate_skill
+
+
+def _result_json(hit: Hit) -> dict[str, object]:
+    lesson = hit.lesson
+    return {
+        "id": lesson.id,
+        "skill": lesson.skill,
+        "tag": lesson.tag,
+        "text": lesson.text,
+        "score": round(hit.score, 4),
+    }
+
+
+def _read_queries(path: str) -> list[dict[str, Any]]:
+    queries = []
+    try:
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise InvalidInput(f"cannot read {path}: {error.strerror}") from None
+    with handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                query = json.loads(line)
+            except ValueError:
+                raise InvalidInput(f"{path}:{number}: not a JSON object") from None
+            text = query.get("task") or query.get("query") if isinstance(query, dict) else None
+            if not isinstance(text, str) or not text.strip():
+                raise InvalidInput(f"{path}:{number}: needs a non-empty 'task' or 'query'")
+            skill = query.get("skill")
+            if skill is not None:
+                validate_skill(skill)
+            queries.append({"qid": query.get("qid", number), "text": text, "skill": skill})
+    return queries
+
+
+@click.command()
+@click.argument("query", required=False)
+@click.option("--skill", "-s", help="Search one skill only (default: every skill and global).")
+@click.option("--top", default=10, show_default=True, type=click.IntRange(1, 100))
+@click.option(
+    "--queries",
+    "queries_file",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Batch mode: a JSONL file of {qid, task or query, skill}; one JSON line out per query.",
+)
+@json_option
+def search(
+    query: str | None, skill: str | None, top: int, queries_file: str | None, as_json: bool
+) -> None:
+    """Find the stored lessons nearest in meaning to QUERY."""
+    from memory.retrieve import Retriever
+
+    if (query is None) == (queries_file is None):
+        raise click.UsageError("give a QUERY or --queries FILE")
+    if skill is not None:
+        validate_skill(skill)
+    retriever = Retriever(settings())
+    if queries_file is not None:
+        for item in _read_queries(queries_file):
+            hits = retriever.search(item["text"], skill=item["skill"], top=top)
+            line = {"qid": item["qid"], "results": [_result_json(hit) for hit in hits]}
+            click.echo(json.dumps(line, ensure_ascii=False))
+        return
+    hits = retriever.search(query or "", skill=skill, top=top)
+    if as_json:
+        emit_json({"query": query, "skill": skill, "results": [_result_json(h) for h in hits]})
+        return
+    if not hits:
+        click.echo("no lessons stored yet")
+    for hit in hits:
+        lesson = hit.lesson
+        scope = lesson.skill or "global"
+        click.echo(f"{hit.score:6.3f}  {lesson.id}  {scope}  [{lesson.tag}] {lesson.text}")
+
+
+@click.command()
+@json_option
+def reindex(as_json: bool) -> None:
+    """Rebuild the vector index from the markdown files."""
+    from memory.indexing import MemoryIndex
+    from models.embedders import load_embedder
+
+    cfg = settings()
+    memory = MemoryIndex(cfg, load_embedder(cfg.embed_model, cfg.device))
+    bar: Any = None
+
+    def progress(done: int, total: int) -> None:
+        nonlocal bar
+        if as_json:
+            return
+        if bar is None:
+            bar = click.progressbar(length=total, label="embedding", file=sys.stderr)
+            bar.__enter__()
+        bar.update(done - bar.pos)
+
+    try:
+        report = memory.reindex(progress)
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if as_json:
+        emit_json({"rows": report.rows, "embedded": report.embedded, "files": report.files_changed})
+    else:
+        click.echo(
+            f"indexed {report.rows} lessons from {report.files_changed} files "
+            f"({report.embedded} embedded) with {memory.embedder.model_id}"
+        )
+
+
+@click.command()
+@json_option
+def stats(as_json: bool) -> None:
+    """Skills, lessons, index size and model, and how often lessons were injected."""
+    from index.table import LessonIndex
+    from memory.usage import read_injection_counts
+
+    cfg = settings()
+    memory_store = store()
+    infos = memory_store.skills()
+    index = LessonIndex.existing(cfg.index_dir)
+    stored = (index.model_id, index.dimension) if index is not None else None
+    counts = read_injection_counts(cfg)
+    top = sorted(counts.items(), key=lambda item: -item[1])[:10]
+    data = {
+        "home": cfg.home,
+        "skills": len(infos),
+        "lessons": sum(info.lessons for info in infos),
+        "global_lessons": len(memory_store.lessons(None)),
+        "index": {
+            "path": cfg.index_dir,
+            "exists": stored is not None,
+            "model": stored[0] if stored else None,
+            "dimension": stored[1] if stored else None,
+            "rows": index.count() if index is not None else 0,
+            "bytes": index.disk_bytes() if index is not None else 0,
+        },
+        "configured_model": cfg.embed_model,
+        "injections": {"total": sum(counts.values()), "top": dict(top)},
+    }
+    if as_json:
+        emit_json(data)
+        return
+    idx: dict[str, Any] = data["index"]  # type: ignore[assignment]
+    click.echo(f"home      {cfg.home}")
+    click.echo(
+        f"skills    {data['skills']}  lessons {data['lessons']}  global {data['global_lessons']}"
+    )
+    if idx["exists"]:
+        click.echo(
+            f"index     {idx['rows']} rows, {idx['bytes'] / 1e6:.1f} MB, "
+            f"{idx['model']} ({idx['dimension']} dims)"
+        )
+    else:
+        click.echo(
+            "index     not built yet (built on first inject/search, or `skill-memory reindex`)"
+        )
+    click.echo(f"injected  {data['injections']['total']} times")  # type: ignore[index]
+    for lesson_id, count in top:
+        click.echo(f"          {count:>5}  {lesson_id}")
+
+
+COMMANDS = (search, reindex, stats)

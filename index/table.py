@@ -1,0 +1,351 @@
+"""The LanceDB table of lesson vectors, kept beside the markdown in `<home>/index/`.
+
+One row per lesson. The table's schema metadata records the embedding model id and
+dimension; rows carry the content hash of the text that was embedded, so a vector is
+reused whenever that text is unchanged. Sync state (file fingerprints) lives in
+`state.json` next to the table, written atomically.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from index.errors import IndexUnavailable, ModelMismatch
+
+if TYPE_CHECKING:
+    import numpy as np
+
+TABLE = "lessons"
+STATE_FILE = "state.json"
+SCHEMA_VERSION = "1"
+ANN_MIN_ROWS = 20_000  # below this, exact (flat) search is fast enough
+OPTIMIZE_EVERY_VERSIONS = 8
+SQL_QUOTE = "'"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One lesson as the index stores it (the vector travels separately)."""
+
+    id: str
+    scope: str  # a skill name, or GLOBAL_SCOPE
+    tag: str
+    text: str
+    month: str
+    hits: int
+    position: int
+    source: str
+    content_hash: str
+
+
+@dataclass
+class SyncState:
+    """What the index last mirrored: per source file, the fingerprint it was synced at."""
+
+    model_id: str = ""
+    fingerprints: dict[str, dict[str, object]] = field(default_factory=dict)
+    writes_since_optimize: int = 0
+
+
+GLOBAL_SCOPE = "@global"
+_ROW_COLUMNS = [name for name in Row.__dataclass_fields__]
+
+
+def sql_string(value: str) -> str:
+    """A SQL string literal."""
+    return SQL_QUOTE + value.replace(SQL_QUOTE, SQL_QUOTE * 2) + SQL_QUOTE
+
+
+class LessonIndex:
+    """The vector table of one memory home, opened for one embedding model."""
+
+    def __init__(self, folder: str, model_id: str, dimension: int) -> None:
+        self.folder = folder
+        self.model_id = model_id
+        self.dimension = dimension
+        self._db: Any = None
+        self._table: Any = None
+
+    @classmethod
+    def existing(cls, folder: str) -> LessonIndex | None:
+        """The index in `folder` opened for the model it was built with (None when absent)."""
+        probe = cls(folder, "", 0)
+        stored = probe.stored_model()
+        if stored is None:
+            return None
+        return cls(folder, stored[0], stored[1])
+
+    # ---- opening ------------------------------------------------------------------------
+    def _connect(self) -> Any:
+        if self._db is None:
+            # keep lance's Rust logger quiet on the terminal unless the user asked for it
+            os.environ.setdefault("LANCE_LOG", "error")
+            try:
+                import lancedb
+            except ImportError as error:
+                raise IndexUnavailable(
+                    f"lancedb is not installed ({error}): pip install fireworks-skill-memory"
+                ) from error
+            os.makedirs(self.folder, exist_ok=True)
+            # interval 0: every read checks for versions written by other processes
+            self._db = lancedb.connect(self.folder, read_consistency_interval=timedelta(0))
+        return self._db
+
+    def exists(self) -> bool:
+        """True when the table has been created."""
+        return os.path.isdir(os.path.join(self.folder, f"{TABLE}.lance"))
+
+    def stored_model(self) -> tuple[str, int] | None:
+        """(model id, dimension) the existing table was built with, or None."""
+        if not self.exists():
+            return None
+        table = self._connect().open_table(TABLE)
+        meta = table.schema.metadata or {}
+        return (
+            meta.get(b"model_id", b"").decode(),
+            int(meta.get(b"dimension", b"0").decode() or 0),
+        )
+
+    def table(self, *, rebuild_on_mismatch: bool = True) -> Any:
+        """The open table, created when missing; a table of another model is rebuilt or refused."""
+        if self._table is not None:
+            return self._table
+        stored = self.stored_model()
+        if stored is not None and stored != (self.model_id, self.dimension):
+            if not rebuild_on_mismatch:
+                raise ModelMismatch(
+                    f"the index in {self.folder} was built with {stored[0]} ({stored[1]} dims), "
+                    f"not {self.model_id} ({self.dimension} dims): run `skill-memory reindex`"
+                )
+            self.drop()
+            stored = None
+        db = self._connect()
+        if stored is None:
+            self._table = db.create_table(TABLE, schema=self._schema(), mode="overwrite")
+            self.save_state(SyncState(model_id=self.model_id))
+        else:
+            self._table = db.open_table(TABLE)
+        return self._table
+
+    def drop(self) -> None:
+        """Delete the table and its sync state (the markdown is untouched)."""
+        db = self._connect()
+        if self.exists():
+            db.drop_table(TABLE)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(os.path.join(self.folder, STATE_FILE))
+        self._table = None
+
+    def _schema(self) -> Any:
+        import pyarrow as pa
+
+        return pa.schema(
+            [
+                pa.field("id", pa.string()),
+                pa.field("scope", pa.string()),
+                pa.field("tag", pa.string()),
+                pa.field("text", pa.string()),
+                pa.field("month", pa.string()),
+                pa.field("hits", pa.int32()),
+                pa.field("position", pa.int32()),
+                pa.field("source", pa.string()),
+                pa.field("content_hash", pa.string()),
+                pa.field("vector", pa.list_(pa.float32(), self.dimension)),
+            ],
+            metadata={
+                "model_id": self.model_id,
+                "dimension": str(self.dimension),
+                "schema_version": SCHEMA_VERSION,
+            },
+        )
+
+    # ---- sync state ---------------------------------------------------------------------
+    def load_state(self) -> SyncState:
+        """The last saved sync state (empty when missing or unreadable)."""
+        try:
+            with open(os.path.join(self.folder, STATE_FILE), encoding="utf-8") as handle:
+                raw = json.load(handle)
+            return SyncState(
+                model_id=str(raw.get("model_id", "")),
+                fingerprints={
+                    path: dict(seen)
+                    for path, seen in raw.get("fingerprints", {}).items()
+                    if isinstance(seen, dict)
+                },
+                writes_since_optimize=int(raw.get("writes_since_optimize", 0)),
+            )
+        except (FileNotFoundError, ValueError, TypeError, AttributeError):
+            return SyncState()
+
+    def save_state(self, state: SyncState) -> None:
+        """Write the sync state atomically."""
+        os.makedirs(self.folder, exist_ok=True)
+        payload = json.dumps(
+            {
+                "model_id": state.model_id,
+                "fingerprints": state.fingerprints,
+                "writes_since_optimize": state.writes_since_optimize,
+            },
+            sort_keys=True,
+        )
+        fd, tmp = tempfile.mkstemp(prefix=".state.", dir=self.folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(payload)
+        os.replace(tmp, os.path.join(self.folder, STATE_FILE))
+
+    @contextlib.contextmanager
+    def sync_lock(self) -> Iterator[None]:
+        """Exclusive lock for writers of this index (processes and threads)."""
+        os.makedirs(self.folder, exist_ok=True)
+        fd = os.open(os.path.join(self.folder, ".sync.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    # ---- writing ------------------------------------------------------------------------
+    def vectors_by_hash(self, sources: Sequence[str]) -> dict[str, np.ndarray]:
+        """Vectors already stored for rows of these source files, keyed by content hash."""
+        if not sources:
+            return {}
+        table = self.table()
+        where = "source IN (" + ", ".join(sql_string(s) for s in sources) + ")"
+        found = (
+            table.search().where(where).select(["content_hash", "vector"]).limit(None).to_arrow()
+        )
+        hashes = found.column("content_hash").to_pylist()
+        vectors = _vectors(found)
+        return {h: vectors[i] for i, h in enumerate(hashes)}
+
+    def replace_sources(
+        self, sources: Sequence[str], rows: Sequence[Row], vectors: np.ndarray
+    ) -> None:
+        """Make the rows of `sources` exactly `rows` (deleting rows of sources not listed again)."""
+        table = self.table()
+        if sources:
+            table.delete("source IN (" + ", ".join(sql_string(s) for s in sources) + ")")
+        if rows:
+            table.add(self._arrow(rows, vectors))
+
+    def _arrow(self, rows: Sequence[Row], vectors: np.ndarray) -> Any:
+        import numpy as np
+        import pyarrow as pa
+
+        flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).ravel())
+        columns: dict[str, Any] = {name: [getattr(r, name) for r in rows] for name in _ROW_COLUMNS}
+        columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, self.dimension)
+        return pa.table(columns, schema=self._schema())
+
+    def maintain(self, state: SyncState) -> SyncState:
+        """Compact and drop old versions every few writes; build indexes when worthwhile."""
+        state.writes_since_optimize += 1
+        if state.writes_since_optimize < OPTIMIZE_EVERY_VERSIONS:
+            return state
+        self.optimize()
+        state.writes_since_optimize = 0
+        return state
+
+    def optimize(self) -> None:
+        """Compact files, remove old versions, and (re)build the scalar and ANN indexes."""
+        import warnings
+
+        table = self.table()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            table.optimize(cleanup_older_than=timedelta(seconds=0))
+        self.ensure_indexes()
+
+    def ensure_indexes(self) -> None:
+        """A BTree index on scope; an IVF-PQ vector index once the table is large."""
+        from lancedb.index import BTree, IvfPq
+
+        table = self.table()
+        names = {idx.name for idx in table.list_indices()}
+        rows = table.count_rows()
+        if "scope_idx" not in names and rows:
+            table.create_index("scope", config=BTree(), name="scope_idx")
+        if rows >= ANN_MIN_ROWS and "vector_idx" not in names:
+            table.create_index(
+                "vector",
+                config=IvfPq(distance_type="cosine", num_sub_vectors=max(1, self.dimension // 8)),
+                name="vector_idx",
+            )
+
+    # ---- reading ------------------------------------------------------------------------
+    def count(self, scope: str | None = None) -> int:
+        """Number of rows, in one scope or in all."""
+        if not self.exists():
+            return 0
+        table = self.table()
+        return int(table.count_rows(None if scope is None else f"scope = {sql_string(scope)}"))
+
+    def scope_rows(self, scopes: Sequence[str]) -> tuple[list[Row], np.ndarray]:
+        """Every row of these scopes, with their vectors, ordered by scope then position."""
+        import numpy as np
+
+        if not self.exists() or not scopes:
+            return [], np.zeros((0, self.dimension), dtype=np.float32)
+        table = self.table()
+        where = "scope IN (" + ", ".join(sql_string(s) for s in scopes) + ")"
+        found = table.search().where(where).limit(None).to_arrow()
+        rows = _rows(found)
+        vectors = _vectors(found)
+        order = sorted(range(len(rows)), key=lambda i: (rows[i].scope, rows[i].position))
+        return [rows[i] for i in order], vectors[order] if order else vectors
+
+    def search(
+        self, vector: np.ndarray, k: int, scope: str | None = None
+    ) -> tuple[list[Row], np.ndarray, np.ndarray]:
+        """The k rows nearest to `vector`: (rows, cosine similarities, their vectors)."""
+        import numpy as np
+
+        if not self.exists():
+            return [], np.zeros(0), np.zeros((0, self.dimension), dtype=np.float32)
+        query = self.table().search(vector).distance_type("cosine").limit(k)
+        if scope is not None:
+            query = query.where(f"scope = {sql_string(scope)}", prefilter=True)
+        if self._has_vector_index():
+            query = query.nprobes(20).refine_factor(5)
+        found = query.to_arrow()
+        distances = np.asarray(found.column("_distance").to_pylist(), dtype=np.float64)
+        return _rows(found), 1.0 - distances, _vectors(found)
+
+    def _has_vector_index(self) -> bool:
+        return any(idx.name == "vector_idx" for idx in self.table().list_indices())
+
+    def disk_bytes(self) -> int:
+        """Size of the index folder on disk."""
+        total = 0
+        for root, _, files in os.walk(self.folder):
+            for name in files:
+                with contextlib.suppress(OSError):
+                    total += os.path.getsize(os.path.join(root, name))
+        return total
+
+    def version(self) -> int:
+        """The table version (changes with every write)."""
+        return int(self.table().version) if self.exists() else 0
+
+
+def _rows(found: Any) -> list[Row]:
+    columns = {name: found.column(name).to_pylist() for name in _ROW_COLUMNS}
+    return [Row(**{name: columns[name][i] for name in _ROW_COLUMNS}) for i in range(found.num_rows)]
+
+
+def _vectors(found: Any) -> np.ndarray:
+    import numpy as np
+
+    column = found.column("vector").combine_chunks()
+    if len(column) == 0:
+        return np.zeros((0, column.type.list_size), dtype=np.float32)
+    values = column.flatten().to_numpy(zero_copy_only=False)
+    return np.asarray(values, dtype=np.float32).reshape(len(column), column.type.list_size)
