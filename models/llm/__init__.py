@@ -1,0 +1,49 @@
+"""LLM backends for the distiller: one structured request in, one validated object out.
+
+Usage::
+
+    backend = make_backend("anthropic", model="claude-haiku-4-5", env=os.environ)
+    reply = backend.complete(StructuredRequest(system=..., user=..., schema=..., schema_name=...))
+
+`complete` raises only `models.errors.BackendError` subclasses. Importing this
+package is cheap: `anthropic` is imported on the first call of its backend.
+"""
+
+from __future__ import annotations
+
+from models.errors import (
+    BackendBadReply,
+    BackendConnectionError,
+    BackendError,
+    BackendHTTPError,
+    BackendRateLimited,
+    BackendTimeout,
+    BackendUnavailable,
+)
+from models.llm.anthropic_backend import AnthropicBackend
+from models.llm.base import LLMBackend, StructuredReply, StructuredRequest
+from models.llm.claude_cli import ClaudeCliBackend
+from models.llm.factory import BACKEND_NAMES, make_backend
+from models.llm.null_backend import NullBackend
+from models.llm.openai_backend import OpenAIBackend
+from models.llm.retry import RetryPolicy
+
+__all__ = [
+    "BACKEND_NAMES",
+    "AnthropicBackend",
+    "BackendBadReply",
+    "BackendConnectionError",
+    "BackendError",
+    "BackendHTTPError",
+    "BackendRateLimited",
+    "BackendTimeout",
+    "BackendUnavailable",
+    "ClaudeCliBackend",
+    "LLMBackend",
+    "NullBackend",
+    "OpenAIBackend",
+    "RetryPolicy",
+    "StructuredReply",
+    "StructuredRequest",
+    "make_backend",
+]
