@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import click
@@ -30,6 +30,17 @@ def settings() -> Settings:
 def store() -> Store:
     """The markdown store of the memory home."""
     return Store(settings())
+
+
+SERVICE_TIMEOUT = 30.0
+
+
+def via_service(op: str, payload: Mapping[str, object]) -> dict[str, object] | None:
+    """Ask the warm service when it is up (no model load here); None means: do it in-process."""
+    from memory.service import client
+
+    request = {**payload, "by": "cli", "record": True}
+    return client.try_call(settings().home, op, request, timeout=SERVICE_TIMEOUT)
 
 
 def json_option(func: F) -> F:

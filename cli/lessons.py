@@ -7,34 +7,19 @@ import sys
 
 import click
 
-from cli.common import emit_json, json_option, settings, skill_option, store, text_argument
+from cli.common import (
+    emit_json,
+    json_option,
+    settings,
+    skill_option,
+    store,
+    text_argument,
+    via_service,
+)
 from memory.errors import InvalidInput
 from memory.inject import Hit
-from memory.lesson import Lesson
 from memory.skill_names import validate_skill
 from memory.store import AddOutcome
-
-
-def _lesson_json(lesson: Lesson) -> dict[str, object]:
-    return {
-        "id": lesson.id,
-        "skill": lesson.skill,
-        "tag": lesson.tag,
-        "text": lesson.text,
-        "month": lesson.month,
-        "hits": lesson.hits,
-    }
-
-
-def _outcome_json(outcome: AddOutcome) -> dict[str, object]:
-    return {
-        "action": outcome.action,
-        "reason": outcome.reason,
-        "similarity": outcome.similarity,
-        "lesson": _lesson_json(outcome.lesson),
-        "merged_into": outcome.merged_from.id if outcome.merged_from else None,
-        "evicted": [_lesson_json(lesson) for lesson in outcome.evicted],
-    }
 
 
 def _describe(outcome: AddOutcome) -> str:
@@ -50,6 +35,22 @@ def _describe(outcome: AddOutcome) -> str:
         line = f"added {lesson.id}: [{lesson.tag}] {lesson.text}"
     for gone in outcome.evicted:
         line += f"\nevicted {gone.id}: {gone.text}"
+    return line
+
+
+def _describe_json(data: dict[str, object]) -> str:
+    lesson = data["lesson"]
+    assert isinstance(lesson, dict)
+    if data["action"] == "merged":
+        line = (
+            f"merged into {lesson['id']} ({data['reason']}, similarity {data['similarity']}); "
+            f"HIT is now {lesson['hits']}"
+        )
+    else:
+        line = f"added {lesson['id']}: [{lesson['tag']}] {lesson['text']}"
+    evicted = data.get("evicted")
+    for gone in evicted if isinstance(evicted, list) else []:
+        line += f"\nevicted {gone['id']}: {gone['text']}"
     return line
 
 
@@ -80,11 +81,19 @@ def add(
 
     scope = _scope(skill, is_global)
     body = text_argument(text)
-    outcome = store().add(scope, body, tag, matcher=matcher_for(settings()), dry_run=dry_run)
-    if as_json:
-        emit_json({"dry_run": dry_run, **_outcome_json(outcome)})
+    request = {"skill": scope, "text": body, "tag": tag, "dry_run": dry_run}
+    reply = via_service("add", request) if len(body) <= 4 * 2000 else None
+    if reply is not None:
+        data = {"dry_run": dry_run, **reply}
+        text_out = _describe_json(data)
     else:
-        click.echo(("(dry run) " if dry_run else "") + _describe(outcome))
+        outcome = store().add(scope, body, tag, matcher=matcher_for(settings()), dry_run=dry_run)
+        data = {"dry_run": dry_run, **outcome.as_json()}
+        text_out = _describe(outcome)
+    if as_json:
+        emit_json(data)
+    else:
+        click.echo(("(dry run) " if dry_run else "") + text_out)
 
 
 @click.command()
@@ -102,7 +111,7 @@ def show(skill: str | None, is_global: bool, raw: bool, as_json: bool) -> None:
             {
                 "skill": scope,
                 "path": memory.knowledge_path(scope),
-                "lessons": [_lesson_json(lesson) for lesson in doc.lessons()],
+                "lessons": [lesson.as_json() for lesson in doc.lessons()],
             }
         )
         return
@@ -248,7 +257,7 @@ def flush(
             {
                 "skill": skill,
                 "found": result.found,
-                "stored": [_outcome_json(outcome) for outcome in result.outcomes],
+                "stored": [outcome.as_json() for outcome in result.outcomes],
                 "cleared_checkpoints": result.cleared_checkpoints,
             }
         )
@@ -276,11 +285,20 @@ def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_js
     from memory.retrieve import inject_for
 
     validate_skill(skill)
-    result = inject_for(settings(), skill, task, top=top, include_global=not no_global)
+    reply = None
+    if task and task.strip():
+        reply = via_service(
+            "inject", {"skill": skill, "task": task, "top": top, "include_global": not no_global}
+        )
+    data = (
+        reply
+        if reply is not None
+        else inject_for(settings(), skill, task, top=top, include_global=not no_global).as_json()
+    )
     if as_json:
-        emit_json(result.as_json())
-    elif result.text:
-        click.echo(result.text)
+        emit_json(data)
+    elif data.get("text"):
+        click.echo(str(data["text"]))
     else:
         click.echo(f"(no stored lessons for {skill} are relevant to this task)", err=True)
 

@@ -10,10 +10,11 @@ from typing import Any
 
 import click
 
-from cli import doctor, evaluate, lessons, search
+from cli import doctor, evaluate, lessons, search, service
+from codex.commands import codex_group
+from hooks.commands import hooks_group
+from memory import __version__ as VERSION
 from memory.errors import SkillMemoryError
-
-VERSION = "0.2.0"
 
 
 def _domain_errors() -> tuple[type[BaseException], ...]:
@@ -49,7 +50,15 @@ def cli() -> None:
     """
 
 
-for command in (*lessons.COMMANDS, *search.COMMANDS, *evaluate.COMMANDS, *doctor.COMMANDS):
+for command in (
+    *lessons.COMMANDS,
+    *search.COMMANDS,
+    *evaluate.COMMANDS,
+    *service.COMMANDS,
+    *doctor.COMMANDS,
+    hooks_group,
+    codex_group,
+):
     cli.add_command(command)
 
 

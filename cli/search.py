@@ -8,10 +8,12 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, json_option, settings, store
+from cli.common import emit_json, json_option, settings, store, via_service
 from memory.errors import InvalidInput
 from memory.inject import Hit
 from memory.skill_names import validate_skill
+
+RESULT_KEYS = ("id", "skill", "tag", "text", "score")
 
 
 def _result_json(hit: Hit) -> dict[str, object]:
@@ -70,23 +72,33 @@ def search(
         raise click.UsageError("give a QUERY or --queries FILE")
     if skill is not None:
         validate_skill(skill)
-    retriever = Retriever(settings())
+    retriever: Retriever | None = None
+
+    def answer(text: str, scope: str | None) -> list[dict[str, object]]:
+        nonlocal retriever
+        if retriever is None:
+            reply = via_service("search", {"query": text, "skill": scope, "top": top})
+            results = reply.get("results") if reply is not None else None
+            if isinstance(results, list):
+                return [{key: r[key] for key in RESULT_KEYS} for r in results]
+            retriever = Retriever(settings())
+        return [_result_json(hit) for hit in retriever.search(text, skill=scope, top=top)]
+
     if queries_file is not None:
         for item in _read_queries(queries_file):
-            hits = retriever.search(item["text"], skill=item["skill"], top=top)
-            line = {"qid": item["qid"], "results": [_result_json(hit) for hit in hits]}
+            line = {"qid": item["qid"], "results": answer(item["text"], item["skill"])}
             click.echo(json.dumps(line, ensure_ascii=False))
         return
-    hits = retriever.search(query or "", skill=skill, top=top)
+    results = answer(query or "", skill)
     if as_json:
-        emit_json({"query": query, "skill": skill, "results": [_result_json(h) for h in hits]})
+        emit_json({"query": query, "skill": skill, "results": results})
         return
-    if not hits:
+    if not results:
         click.echo("no lessons stored yet")
-    for hit in hits:
-        lesson = hit.lesson
-        scope = lesson.skill or "global"
-        click.echo(f"{hit.score:6.3f}  {lesson.id}  {scope}  [{lesson.tag}] {lesson.text}")
+    for r in results:
+        click.echo(
+            f"{r['score']:6.3f}  {r['id']}  {r['skill'] or 'global'}  [{r['tag']}] {r['text']}"
+        )
 
 
 @click.command()

@@ -8,9 +8,12 @@ and the README table are all derived from (and tested against) it.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from memory.errors import ConfigError
+
+TYPE_CHECKING = False  # typing is not imported at run time: hooks load this module
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 DEFAULT_EMBED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 

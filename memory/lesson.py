@@ -54,6 +54,17 @@ class Lesson:
         """True for the original tool's `- [placeholder] No lessons recorded yet.` line."""
         return (self.tag or "").strip().lower() == PLACEHOLDER_TAG
 
+    def as_json(self) -> dict[str, object]:
+        """The lesson as a JSON record (what every `--json` listing prints)."""
+        return {
+            "id": self.id,
+            "skill": self.skill,
+            "tag": self.tag,
+            "text": self.text,
+            "month": self.month,
+            "hits": self.hits,
+        }
+
     def confirmed(self, month: str, text: str | None = None) -> Lesson:
         """This lesson seen again: HIT + 1, month refreshed, optionally reworded."""
         return replace(self, hits=self.hit_count + 1, month=month, text=text or self.text)

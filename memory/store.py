@@ -57,6 +57,17 @@ class AddOutcome:
     merged_from: Lesson | None = None
     evicted: tuple[Lesson, ...] = ()
 
+    def as_json(self) -> dict[str, object]:
+        """The outcome as a JSON record."""
+        return {
+            "action": self.action,
+            "reason": self.reason,
+            "similarity": None if self.similarity is None else round(self.similarity, 4),
+            "lesson": self.lesson.as_json(),
+            "merged_into": self.merged_from.id if self.merged_from else None,
+            "evicted": [lesson.as_json() for lesson in self.evicted],
+        }
+
 
 @dataclass(frozen=True)
 class Checkpoint:

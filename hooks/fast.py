@@ -1,0 +1,150 @@
+"""The hot path of every hook: hand the raw payload to the warm service, print its answer.
+
+Imports only `os`, `sys`, `time` and the C `_socket` module: no json, no re, no enum.
+The payload bytes go to the service unparsed (`HOOK` frame, see memory.service.protocol);
+the service runs the hook's logic with the model and index warm and returns the exact
+stdout. When the service does not answer within the budget (down, warming, stale,
+slow), the hook's own in-process handler runs instead (`hooks.runtime`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
+
+    from hooks.runtime import Body
+
+HOOK_BUDGET_ENV = "SKILL_MEMORY_HOOK_BUDGET_MS"
+DEFAULT_BUDGET_MS = 150
+MAX_PAYLOAD = 8 * 1024 * 1024
+MAX_REPLY = 1024 * 1024
+
+
+def home() -> str:
+    """The memory home (same rules as memory.config.resolve_home, without importing it)."""
+    from memory.config import resolve_home
+
+    return resolve_home(os.environ)
+
+
+def budget_seconds() -> float:
+    """The hook's wait for the service, from SKILL_MEMORY_HOOK_BUDGET_MS."""
+    raw = os.environ.get(HOOK_BUDGET_ENV, "").strip()
+    try:
+        value = int(raw) if raw else DEFAULT_BUDGET_MS
+    except ValueError:
+        value = DEFAULT_BUDGET_MS
+    return max(1, value) / 1000.0
+
+
+def forward(event: str, payload: bytes, memory_home: str, budget: float) -> bytes | None:
+    """The service's stdout bytes for this hook call, or None when it did not answer in time."""
+    import _socket
+
+    from memory.service.protocol import SOCKET_NAME, VERSION, short_path
+
+    path = os.path.join(memory_home, "run", SOCKET_NAME)
+    deadline = time.monotonic() + budget
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        with short_path(path) as address:
+            sock.settimeout(budget)
+            sock.connect(address)
+        header = f"HOOK {VERSION} {event} {len(payload)} {int(budget * 1000)}\n".encode()
+        sock.sendall(header + payload)
+        reply = b""
+        while b"\n" not in reply:
+            chunk = _recv(sock, deadline)
+            if not chunk:
+                return None
+            reply += chunk
+        status, _, rest = reply.partition(b"\n")
+        parts = status.split()
+        if parts == [b"ERR", b"version"]:
+            _retire(path)
+            return None
+        if len(parts) != 2 or parts[0] != b"OK" or not parts[1].isdigit():
+            return None
+        size = int(parts[1])
+        if size > MAX_REPLY:
+            return None
+        while len(rest) < size:
+            chunk = _recv(sock, deadline)
+            if not chunk:
+                return None
+            rest += chunk
+        return rest[:size]
+    except OSError:
+        return None
+    finally:
+        sock.close()
+
+
+def _retire(path: str) -> None:
+    """Ask a service of another version to exit, so the next start brings the current one."""
+    import _socket
+
+    from memory.service.protocol import short_path
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(0.05)
+        with short_path(path) as address:
+            sock.connect(address)
+        sock.sendall(b"STOP\n")
+    except OSError:
+        pass  # already gone
+    finally:
+        sock.close()
+
+
+def _recv(sock: Any, deadline: float) -> bytes:
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise TimeoutError("hook budget spent")
+    sock.settimeout(remaining)
+    data: bytes = sock.recv(65536)
+    return data
+
+
+def run(event: str, handle: Body, stdin: IO[str], stdout: IO[str]) -> int:
+    """A hook's main: forward to the service, else handle in-process. Always returns 0."""
+    try:
+        buffer = getattr(stdin, "buffer", None)
+        raw = (
+            buffer.read(MAX_PAYLOAD + 1)
+            if buffer is not None
+            else stdin.read(MAX_PAYLOAD + 1).encode()
+        )
+        if len(raw) > MAX_PAYLOAD:
+            return 0
+        memory_home = home()
+        reply = forward(event, raw, memory_home, budget_seconds())
+        if reply is not None:
+            if reply:
+                stdout.write(reply.decode("utf-8", "replace"))
+                stdout.flush()
+            return 0
+        from hooks.runtime import run_payload
+
+        return run_payload(event, handle, raw, stdout)
+    except BaseException as error:  # noqa: BLE001 - a hook must never break the agent
+        if not isinstance(error, KeyboardInterrupt):
+            from hooks.runtime import log_failure
+
+            log_failure(event)
+        return 0
+
+
+def main_for(event: str, handle: Body) -> Any:
+    """`main(stdin, stdout) -> int` for a hook module."""
+
+    def main(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+        return run(event, handle, stdin, stdout)
+
+    return main

@@ -1,0 +1,42 @@
+"""PreToolUse, matcher `Skill`: inject the skill's lessons ranked for the current task.
+
+Payload (Claude Code 2.1): `tool_name: "Skill"`, `tool_input: {"skill": name, "args"?: str}`.
+The task is the skill's args plus the session's latest prompt(s).
+"""
+
+from __future__ import annotations
+
+from hooks.fast import main_for
+
+EVENT = "PreToolUse"
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def handle(payload: dict[str, Any]) -> str | None:
+    """The hook's stdout for one payload (None: print nothing)."""
+    tool_input = payload.get("tool_input")
+    if payload.get("tool_name") != "Skill" or not isinstance(tool_input, dict):
+        return None
+    skill = tool_input.get("skill")
+    if not isinstance(skill, str):
+        return None
+    from hooks.inject_flow import injection_text, task_text
+    from hooks.runtime import context_output
+    from hooks.state import SessionState
+    from memory.config import load_settings
+    from memory.skill_names import skill_dirname
+
+    directory = skill_dirname(skill)  # validates the name
+    args = tool_input.get("args")
+    settings = load_settings()
+    task = task_text(settings, payload, args if isinstance(args, str) else None)
+    text = injection_text(settings, skill, task, by="PreToolUse:Skill")
+    if text:
+        SessionState(settings.sessions_dir, payload.get("session_id")).mark_injected(directory)
+    return context_output(EVENT, text)
+
+
+main = main_for(EVENT, handle)

@@ -1,0 +1,91 @@
+"""What every hook shares: read the payload, never break the agent, log failures.
+
+A hook's stdout is the protocol, so output is produced whole or not at all: the body
+returns the text and `run_payload` writes it once. Any failure (bad payload, bad settings,
+disk full, a bug) ends with exit 0, no output, and the traceback in the log file.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+TYPE_CHECKING = False  # typing costs milliseconds a hook cannot spare
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import IO, Any
+
+    Body = Callable[[dict[str, Any]], str | None]
+
+FALLBACK_LOG = os.path.join("~", ".ai-memory", "logs", "skill-memory.log")
+
+
+def run_payload(event: str, body: Body, raw: bytes, stdout: IO[str]) -> int:
+    """Parse the payload and run the hook body in this process; always returns 0."""
+    try:
+        output = handle_bytes(body, raw)
+        if output:
+            stdout.write(output)
+            stdout.flush()
+    except BaseException as error:  # noqa: BLE001 - the agent must never see a hook failure
+        if not isinstance(error, KeyboardInterrupt):
+            log_failure(event)
+    return 0
+
+
+def handle_bytes(body: Body, raw: bytes) -> str | None:
+    """The hook's stdout for a raw payload (None for anything that is not a JSON object)."""
+    try:
+        payload = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(payload, dict):
+        return None
+    return body(payload)
+
+
+def context_output(event: str, text: str | None) -> str | None:
+    """The JSON that hands `text` to the model as additional context (None when empty)."""
+    if not text:
+        return None
+    return json.dumps(
+        {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
+        ensure_ascii=False,
+    )
+
+
+def log_failure(event: str) -> None:
+    """Append the current exception's traceback to the log file (never raises)."""
+    import traceback
+
+    try:
+        path = _log_path()
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"{stamp} hook {event} failed (pid {os.getpid()}):\n")
+            handle.write(traceback.format_exc())
+    except OSError:
+        pass  # nowhere to log: stay silent rather than disturb the agent
+
+
+def log_note(message: str) -> None:
+    """Append one line to the log file (never raises)."""
+    try:
+        path = _log_path()
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {message}\n")
+    except OSError:
+        pass  # logging is best effort on the hot path
+
+
+def _log_path() -> str:
+    try:
+        from memory.config import load_settings
+
+        return load_settings().log_file
+    except Exception:  # noqa: BLE001 - bad settings must still leave a trace somewhere
+        return os.path.expanduser(FALLBACK_LOG)

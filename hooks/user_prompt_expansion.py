@@ -1,0 +1,44 @@
+"""UserPromptExpansion (the user typed `/skill args`): inject that skill's lessons.
+
+Payload: `command_name`, `command_args`, `prompt`. The prompt is also recorded, since
+it is the task of this turn.
+"""
+
+from __future__ import annotations
+
+from hooks.fast import main_for
+
+EVENT = "UserPromptExpansion"
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def handle(payload: dict[str, Any]) -> str | None:
+    """The hook's stdout for one payload (None: print nothing)."""
+    skill = payload.get("command_name")
+    if not isinstance(skill, str) or not skill:
+        return None
+    from hooks.inject_flow import injection_text
+    from hooks.runtime import context_output
+    from hooks.state import SessionState
+    from memory.config import load_settings
+    from memory.redact import redact
+    from memory.skill_names import skill_dirname
+
+    directory = skill_dirname(skill)
+    settings = load_settings()
+    state = SessionState(settings.sessions_dir, payload.get("session_id"))
+    prompt = payload.get("prompt")
+    if isinstance(prompt, str) and prompt.strip():
+        state.add_prompt(redact(prompt))
+    args = payload.get("command_args")
+    task = "\n".join(p for p in (args, *state.prompts(2)) if isinstance(p, str) and p.strip())
+    text = injection_text(settings, skill, task, by=EVENT)
+    if text:
+        state.mark_injected(directory)
+    return context_output(EVENT, text)
+
+
+main = main_for(EVENT, handle)

@@ -1,0 +1,32 @@
+"""UserPromptSubmit: record the prompt as the session's current task (prints nothing)."""
+
+from __future__ import annotations
+
+from hooks.fast import main_for
+
+EVENT = "UserPromptSubmit"
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def handle(payload: dict[str, Any]) -> str | None:
+    """Record the prompt (redacted); never adds context."""
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        return None
+    from hooks.state import SessionState
+    from memory.config import load_settings
+    from memory.redact import redact
+
+    settings = load_settings()
+    state = SessionState(settings.sessions_dir, payload.get("session_id"))
+    recent = state.prompts(1)
+    clean = redact(prompt)
+    if not recent or recent[-1] != clean:  # UserPromptExpansion may have recorded it already
+        state.add_prompt(clean)
+    return None
+
+
+main = main_for(EVENT, handle)
