@@ -95,8 +95,16 @@ def _build_cases() -> list[SecretCase]:
     # --- Anthropic ---
     add(_case("anthropic_api03", "anthropic_api_key", f"sk-ant-api03-{_mixed(B64URL, 93)}AA"))
     add(_case("anthropic_admin01", "anthropic_api_key", f"sk-ant-admin01-{_mixed(B64URL, 93)}AA"))
-    add(_case("anthropic_oauth_oat01", "anthropic_oauth_token", f"sk-ant-oat01-{_mixed(B64URL, 93)}AA"))
-    add(_case("anthropic_oauth_ort01", "anthropic_oauth_token", f"sk-ant-ort01-{_mixed(B64URL, 93)}AA"))
+    add(
+        _case(
+            "anthropic_oauth_oat01", "anthropic_oauth_token", f"sk-ant-oat01-{_mixed(B64URL, 93)}AA"
+        )
+    )
+    add(
+        _case(
+            "anthropic_oauth_ort01", "anthropic_oauth_token", f"sk-ant-ort01-{_mixed(B64URL, 93)}AA"
+        )
+    )
     # --- OpenAI and compatible ---
     add(_case("openai_legacy", "openai_api_key", f"sk-{_mixed(B62, 20)}T3BlbkFJ{_mixed(B62, 20)}"))
     add(_case("openai_project", "openai_api_key", f"sk-proj-{_mixed(B64URL, 156)}"))
@@ -108,37 +116,80 @@ def _build_cases() -> list[SecretCase]:
     add(_case("aws_akia", "aws_access_key_id", f"AKIA{_pick(B32, 16)}"))
     add(_case("aws_asia", "aws_access_key_id", f"ASIA{_pick(B32, 16)}"))
     aws_secret = _mixed(B64, 40)
-    add(_case("aws_secret_credentials_file", "aws_secret_access_key",
-              f"aws_secret_access_key = {aws_secret}", aws_secret))
+    add(
+        _case(
+            "aws_secret_credentials_file",
+            "aws_secret_access_key",
+            f"aws_secret_access_key = {aws_secret}",
+            aws_secret,
+        )
+    )
     aws_secret2 = _mixed(B64, 40)
-    add(_case("aws_secret_after_key_id", "aws_secret_access_key",
-              f"AKIA{_pick(B32, 16)},{aws_secret2}", aws_secret2))
+    add(
+        _case(
+            "aws_secret_after_key_id",
+            "aws_secret_access_key",
+            f"AKIA{_pick(B32, 16)},{aws_secret2}",
+            aws_secret2,
+        )
+    )
     # --- GitHub ---
     for prefix in ("ghp", "gho", "ghu", "ghs", "ghr"):
         add(_case(f"github_{prefix}", "github_token", f"{prefix}_{_mixed(B62, 36)}"))
-    add(_case("github_fine_grained_pat", "github_token",
-              f"github_pat_11{_mixed(UPPER_DIGITS, 20)}_{_mixed(B62, 59)}"))
+    add(
+        _case(
+            "github_fine_grained_pat",
+            "github_token",
+            f"github_pat_11{_mixed(UPPER_DIGITS, 20)}_{_mixed(B62, 59)}",
+        )
+    )
     # --- GitLab ---
     add(_case("gitlab_pat", "gitlab_token", f"glpat-{_mixed(B64URL, 20)}"))
     add(_case("gitlab_deploy_token", "gitlab_token", f"gldt-{_mixed(B64URL, 20)}"))
     add(_case("gitlab_runner_token", "gitlab_token", f"glrt-{_mixed(B64URL, 20)}"))
     # --- Slack ---
-    add(_case("slack_bot", "slack_token",
-              f"xoxb-{_pick(string.digits, 12)}-{_pick(string.digits, 13)}-{_mixed(B62, 24)}"))
-    add(_case("slack_user", "slack_token",
-              f"xoxp-{_pick(string.digits, 12)}-{_pick(string.digits, 12)}-"
-              f"{_pick(string.digits, 13)}-{_pick(HEX, 32)}"))
-    add(_case("slack_app", "slack_token",
-              f"xapp-1-A{_pick(UPPER_DIGITS, 10)}-{_pick(string.digits, 13)}-{_pick(HEX, 64)}"))
+    add(
+        _case(
+            "slack_bot",
+            "slack_token",
+            f"xoxb-{_pick(string.digits, 12)}-{_pick(string.digits, 13)}-{_mixed(B62, 24)}",
+        )
+    )
+    add(
+        _case(
+            "slack_user",
+            "slack_token",
+            f"xoxp-{_pick(string.digits, 12)}-{_pick(string.digits, 12)}-"
+            f"{_pick(string.digits, 13)}-{_pick(HEX, 32)}",
+        )
+    )
+    add(
+        _case(
+            "slack_app",
+            "slack_token",
+            f"xapp-1-A{_pick(UPPER_DIGITS, 10)}-{_pick(string.digits, 13)}-{_pick(HEX, 64)}",
+        )
+    )
     hook = f"T{_pick(UPPER_DIGITS, 10)}/B{_pick(UPPER_DIGITS, 10)}/{_mixed(B62, 24)}"
     add(_case("slack_webhook", "slack_webhook", f"https://hooks.slack.com/services/{hook}", hook))
     discord = f"{_pick(string.digits, 18)}/{_mixed(B64URL, 68)}"
-    add(_case("discord_webhook", "discord_webhook",
-              f"https://discord.com/api/webhooks/{discord}", discord))
+    add(
+        _case(
+            "discord_webhook",
+            "discord_webhook",
+            f"https://discord.com/api/webhooks/{discord}",
+            discord,
+        )
+    )
     # --- Google ---
     add(_case("google_api_key", "google_api_key", f"AIza{_mixed(B64URL, 35)}"))
-    add(_case("google_oauth_client_secret", "google_oauth_client_secret",
-              f"GOCSPX-{_mixed(B64URL, 28)}"))
+    add(
+        _case(
+            "google_oauth_client_secret",
+            "google_oauth_client_secret",
+            f"GOCSPX-{_mixed(B64URL, 28)}",
+        )
+    )
     add(_case("google_oauth_access_token", "google_oauth_token", f"ya29.{_mixed(B64URL, 160)}"))
     add(_case("google_oauth_refresh_token", "google_oauth_token", f"1//0{_mixed(B64URL, 99)}"))
     # --- Stripe ---
@@ -168,12 +219,34 @@ def _build_cases() -> list[SecretCase]:
     add(_case("mailgun", "mailgun_api_key", f"key-{_pick(HEX, 32)}"))
     add(_case("sentry_org", "sentry_token", f"sntrys_{_mixed(B62, 90)}"))
     # --- JWT ---
-    add(_case("jwt_hs256", "jwt", _jwt("HS256", {"sub": str(_rng.randrange(10**9)),
-                                                 "name": "Jane Doe", "iat": 1716239022}, 32)))
-    add(_case("jwt_rs256_long", "jwt", _jwt("RS256", {
-        "iss": "https://auth.example.com/", "sub": f"auth0|{_pick(HEX, 24)}",
-        "aud": ["https://api.example.com"], "scope": "openid profile email read:repos",
-        "exp": 1893456000}, 256)))
+    add(
+        _case(
+            "jwt_hs256",
+            "jwt",
+            _jwt(
+                "HS256",
+                {"sub": str(_rng.randrange(10**9)), "name": "Jane Doe", "iat": 1716239022},
+                32,
+            ),
+        )
+    )
+    add(
+        _case(
+            "jwt_rs256_long",
+            "jwt",
+            _jwt(
+                "RS256",
+                {
+                    "iss": "https://auth.example.com/",
+                    "sub": f"auth0|{_pick(HEX, 24)}",
+                    "aud": ["https://api.example.com"],
+                    "scope": "openid profile email read:repos",
+                    "exp": 1893456000,
+                },
+                256,
+            ),
+        )
+    )
     # --- private keys ---
     add(_case("private_key_rsa", "private_key", _pem("RSA PRIVATE KEY", 900)))
     openssh = _pem("OPENSSH PRIVATE KEY", 300, end=False)
@@ -185,13 +258,25 @@ def _build_cases() -> list[SecretCase]:
     add(_case("age_secret_key", "private_key", f"AGE-SECRET-KEY-1{_pick(UPPER_DIGITS, 58)}"))
     # --- credentials in context ---
     pw = _password()
-    add(_case("url_password_postgres", "url_password",
-              f"postgres://app_user:{pw}@db.internal:5432/app", pw))
+    add(
+        _case(
+            "url_password_postgres",
+            "url_password",
+            f"postgres://app_user:{pw}@db.internal:5432/app",
+            pw,
+        )
+    )
     pw = _password()
     add(_case("url_password_redis_no_user", "url_password", f"redis://:{pw}@cache:6379/0", pw))
     pw = _password(24)
-    add(_case("url_password_git_remote", "url_password",
-              f"https://deploy:{pw}@git.example.com/group/repo.git", pw))
+    add(
+        _case(
+            "url_password_git_remote",
+            "url_password",
+            f"https://deploy:{pw}@git.example.com/group/repo.git",
+            pw,
+        )
+    )
     tok = _mixed(B62, 40)
     add(_case("authorization_bearer", "bearer_token", f"Authorization: Bearer {tok}", tok))
     basic = base64.b64encode(f"deploy:{_password()}".encode()).decode()
@@ -211,10 +296,13 @@ def _build_cases() -> list[SecretCase]:
     pw = _password()
     add(_case("curl_user_password", "password", f"curl -u admin:{pw} https://api.example.com", pw))
     sid = _mixed(B62, 32)
-    add(_case("cookie_header", "cookie", f"Cookie: sessionid={sid}; csrftoken={_mixed(B62, 32)}", sid))
+    add(
+        _case(
+            "cookie_header", "cookie", f"Cookie: sessionid={sid}; csrftoken={_mixed(B62, 32)}", sid
+        )
+    )
     pw = _password()
-    add(_case("netrc_password", "password",
-              f"machine api.example.com login bob password {pw}", pw))
+    add(_case("netrc_password", "password", f"machine api.example.com login bob password {pw}", pw))
     pw = _password()
     add(_case("sql_identified_by", "password", f"CREATE USER app IDENTIFIED BY '{pw}';", pw))
     # --- generic high-entropy tokens (no prefix, no context) ---
@@ -248,7 +336,8 @@ BENIGN: list[str] = [
     # lockfile and content hashes
     f"sha256:{_SHA256}",
     f"python:3.11-slim@sha256:{_SHA256}",
-    '"integrity": "sha512-p7ZCkZ2r1vJ9wQ8yXh3nT5mG6fK0sB4dL1aE2cV9uI7oP3qW8eR5tY6uI0oP2aS4dF7gH9jK1lZ3xC5vB7nM9qA=="',
+    '"integrity": "sha512-p7ZCkZ2r1vJ9wQ8yXh3nT5mG6fK0sB4dL1aE2cV9uI7oP3qW8eR5tY6uI0oP2aS4dF'
+    '7gH9jK1lZ3xC5vB7nM9qA=="',
     "golang.org/x/text v0.14.0 h1:ScX5w1eTa3QqT8oi6+ziP7dTV1S2+ALU0bI+0zXKWiQ=",
     f"--hash=sha256:{_SHA256}",
     # paths
