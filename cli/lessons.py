@@ -33,6 +33,8 @@ def _describe(outcome: AddOutcome) -> str:
         line = f"merged into {lesson.id} ({how}); HIT is now {lesson.hits}"
     else:
         line = f"added {lesson.id}: [{lesson.tag}] {lesson.text}"
+        if outcome.similarity is not None:
+            line += f"\n  (nearest existing lesson: similarity {outcome.similarity:.2f}, {outcome.reason})"
     for gone in outcome.evicted:
         line += f"\nevicted {gone.id}: {gone.text}"
     return line
@@ -48,6 +50,10 @@ def _describe_json(data: dict[str, object]) -> str:
         )
     else:
         line = f"added {lesson['id']}: [{lesson['tag']}] {lesson['text']}"
+        if data.get("similarity") is not None:
+            line += (
+                f"\n  (nearest existing lesson: similarity {data['similarity']}, {data['reason']})"
+            )
     evicted = data.get("evicted")
     for gone in evicted if isinstance(evicted, list) else []:
         line += f"\nevicted {gone['id']}: {gone['text']}"

@@ -87,7 +87,7 @@ class LessonIndex:
     def _connect(self) -> Any:
         if self._db is None:
             # keep lance's Rust logger quiet on the terminal unless the user asked for it
-            os.environ.setdefault("LANCE_LOG", "error")
+            os.environ.setdefault("LANCEDB_LOG", "error")
             try:
                 import lancedb
             except ImportError as error:

@@ -68,6 +68,8 @@ class SentenceTransformerEmbedder(EmbeddingModel):
                 if local:
                     os.environ.setdefault("HF_HUB_OFFLINE", "1")
                     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                # the weight-loading progress bar would land in the CLI's output and hook logs
+                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
                 try:
                     from sentence_transformers import SentenceTransformer
                 except ImportError as error:
