@@ -34,7 +34,10 @@ def _describe(outcome: AddOutcome) -> str:
     else:
         line = f"added {lesson.id}: [{lesson.tag}] {lesson.text}"
         if outcome.similarity is not None:
-            line += f"\n  (nearest existing lesson: similarity {outcome.similarity:.2f}, {outcome.reason})"
+            line += (
+                f"\n  (nearest existing lesson: similarity {outcome.similarity:.2f}, "
+                f"{outcome.reason})"
+            )
     for gone in outcome.evicted:
         line += f"\nevicted {gone.id}: {gone.text}"
     return line
