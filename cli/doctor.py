@@ -65,7 +65,37 @@ def _distiller(cfg: Settings) -> Check:
     return Check("distiller", "ok", detail)
 
 
-CHECKS: list[Callable[[Settings], Check]] = [_home, _lessons, _model, _distiller]
+def _index(cfg: Settings) -> Check:
+    from index.table import LessonIndex
+    from models.bundled import DEFAULT_MODEL_NAME, is_default_model
+
+    index = LessonIndex.existing(cfg.index_dir)
+    if index is None:
+        return Check("index", "ok", "not built yet (built on first inject/search or `reindex`)")
+    wanted = DEFAULT_MODEL_NAME if is_default_model(cfg.embed_model) else cfg.embed_model
+    detail = f"{index.count()} rows, {index.disk_bytes() / 1e6:.1f} MB, {index.model_id}"
+    if index.model_id != wanted:
+        return Check("index", "warn", f"{detail}; built for another model, rebuilt on next use")
+    return Check("index", "ok", detail)
+
+
+def _service(cfg: Settings) -> Check:
+    from memory.service import client
+
+    reply = client.try_call(cfg.home, "ping", timeout=1.0)
+    if reply is None:
+        return Check(
+            "service", "warn", "not running (hooks start it; `skill-memory service start`)"
+        )
+    state = "ready" if reply.get("ready") else "warming up"
+    if reply.get("load_error"):
+        return Check("service", "fail", f"running but failed to load: {reply['load_error']}")
+    return Check(
+        "service", "ok", f"pid {reply.get('pid')}, {state}, version {reply.get('version')}"
+    )
+
+
+CHECKS: list[Callable[[Settings], Check]] = [_home, _lessons, _model, _index, _service, _distiller]
 
 
 def register_check(check: Callable[[Settings], Check]) -> None:
