@@ -109,6 +109,15 @@ def reindex(as_json: bool) -> None:
     from models.embedders import load_embedder
 
     cfg = settings()
+    reply = via_service("reindex", {})
+    if reply is not None:
+        if as_json:
+            emit_json(reply)
+        else:
+            click.echo(
+                f"indexed {reply['rows']} lessons from {reply['files']} files (by the service)"
+            )
+        return
     memory = MemoryIndex(cfg, load_embedder(cfg.embed_model, cfg.device))
     bar: Any = None
 

@@ -120,7 +120,7 @@ class MemoryIndex:
         else:
             sources, vanished = [], []
             for skill in scopes:
-                found = self._source(skill)
+                found = self.source(skill)
                 if found is not None:
                     sources.append(found)
                 else:
@@ -128,7 +128,8 @@ class MemoryIndex:
         changed = [s for s in sources if self._is_stale(s, state.fingerprints.get(s.path))]
         return changed, vanished
 
-    def _source(self, skill: str | None) -> KnowledgeSource | None:
+    def source(self, skill: str | None) -> KnowledgeSource | None:
+        """The knowledge file a scope is read from (home, else legacy), when it exists."""
         for path, legacy in self._candidate_paths(skill):
             try:
                 stat = os.stat(path)

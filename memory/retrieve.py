@@ -89,6 +89,10 @@ class Retriever:
         self._scopes: dict[str, tuple[object, ScopeCandidates]] = {}
         self._tasks: OrderedDict[str, np.ndarray] = OrderedDict()
 
+    def forget_caches(self) -> None:
+        """Drop the per-scope candidates (after the table was rebuilt)."""
+        self._scopes.clear()
+
     @property
     def store(self) -> Store:
         return self.memory.store
@@ -141,7 +145,7 @@ class Retriever:
         return candidates
 
     def _path_for(self, skill: str | None) -> str:
-        source = self.memory._source(skill)
+        source = self.memory.source(skill)
         return source.path if source is not None else ""
 
     def _ranked(self, candidates: ScopeCandidates, task: str | None) -> Ranked:

@@ -207,6 +207,12 @@ def _op_sync(service: Service, retriever: Any, request: dict[str, Any]) -> dict[
     return {"rows": report.rows, "embedded": report.embedded, "files": report.files_changed}
 
 
+def _op_reindex(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
+    report = retriever.memory.reindex()
+    retriever.forget_caches()
+    return {"rows": report.rows, "embedded": report.embedded, "files": report.files_changed}
+
+
 def _op_embed(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
     task = request.get("task")
     if isinstance(task, str) and task.strip():
@@ -219,6 +225,7 @@ _OPS: dict[str, Callable[[Service, Any, dict[str, Any]], dict[str, Any]]] = {
     "search": _op_search,
     "add": _op_add,
     "sync": _op_sync,
+    "reindex": _op_reindex,
     "embed": _op_embed,
 }
 
