@@ -1,10 +1,191 @@
-"""`flush --distill` and `flush --session latest`: the distillation pipeline from the CLI."""
+"""`flush --distill` and `flush --session latest`: the distillation pipeline from the CLI.
+
+`--distill` asks the distiller about a summary (`--summary-file`, `--stdin`) or a session
+(`--session-file`, `--session latest`), forced past MIN_TOOL_CALLS and DISTILL_EVERY but
+not past the daily cost guard. `--session latest` without `--distill` reads the lesson
+sections of the newest Codex rollout's assistant text, like `flush --summary-file`.
+"""
 
 from __future__ import annotations
 
-from memory.errors import InvalidInput
+import os
+import sys
+from collections.abc import Sequence
+
+import click
+
+from cli.common import emit_json, settings, store
+from memory.config import Settings
+from memory.errors import InvalidInput, NotFound
+from memory.store import AddOutcome
+
+MAX_SUMMARY_BYTES = 4_000_000  # the distiller keeps 16k characters of it anyway
 
 
-def flush_distilled(skill: str, **options: object) -> None:
-    """Distil a summary or session into lessons (arrives with the distillation work)."""
-    raise InvalidInput("flush --distill and --session are not available in this build yet")
+def flush_distilled(
+    skill: str,
+    *,
+    summary_file: str | None = None,
+    session_file: str | None = None,
+    from_stdin: bool = False,
+    session_ref: str | None = None,
+    distill: bool = False,
+    max_lessons: int = 3,
+    include_checkpoints: bool = False,
+    keep_checkpoints: bool = False,
+    as_json: bool = False,
+) -> None:
+    """Store the lessons of a summary or session through the distiller (or its sections)."""
+    config = settings()
+    session = session_file or (latest_rollout(config) if session_ref == "latest" else None)
+    if not distill:
+        if session is None:
+            raise InvalidInput("without --distill, flush_distilled reads a session")
+        _flush_sections(skill, session, max_lessons, include_checkpoints, keep_checkpoints, as_json)
+        return
+    from memory.distill_worker import DistillFailed, distill_session, distill_summary
+
+    session_id = _session_id(session) if session is not None else None
+    if session is not None and session_id is not None:
+        result = distill_session(
+            config,
+            session,
+            session_id,
+            force=True,
+            skills=[skill],
+            checkpoints="all" if include_checkpoints else "none",
+            per_skill=max_lessons,
+        )
+    else:
+        # A summary, or a session file in neither agent's format: its text is the material.
+        notes = [n.note for n in store().checkpoints(skill)] if include_checkpoints else []
+        text = _summary_text(summary_file or session, from_stdin)
+        result = distill_summary(config, skill, text, notes=notes, per_skill=max_lessons)
+    if result.status != "stored":
+        raise DistillFailed(f"distillation {result.status}: {result.reason}")
+    cleared = (
+        store().clear_checkpoints(skill) if include_checkpoints and not keep_checkpoints else 0
+    )
+    if as_json:
+        emit_json(
+            {
+                "skill": skill,
+                "status": result.status,
+                "reason": result.reason,
+                "candidates": len(result.candidates),
+                "stored": [outcome.as_json() for outcome in result.outcomes],
+                "cleared_checkpoints": cleared,
+                "tokens": {"input": result.input_tokens, "output": result.output_tokens},
+                "calls": result.calls,
+            }
+        )
+        return
+    _print_outcomes(skill, result.outcomes)
+    click.echo(
+        f"distilled {len(result.candidates)} candidate lessons "
+        f"({result.calls} calls, {result.input_tokens} in / {result.output_tokens} out tokens)"
+    )
+    if cleared:
+        click.echo(f"cleared {cleared} checkpoint notes")
+
+
+def latest_rollout(config: Settings) -> str:
+    """The newest Codex rollout under `$CODEX_HOME/sessions` (default ~/.codex)."""
+    from memory.sessions import latest_codex_rollout
+
+    codex_home = config.environ.get("CODEX_HOME") or os.path.join(
+        config.environ.get("HOME") or os.path.expanduser("~"), ".codex"
+    )
+    found = latest_codex_rollout(codex_home)
+    if found is None:
+        raise NotFound(f"no Codex rollout under {os.path.join(codex_home, 'sessions')}")
+    return found
+
+
+def _session_id(path: str) -> str | None:
+    """The session's own id (else one derived from the path); None when the file is neither
+    a Claude transcript nor a Codex rollout."""
+    from memory.sessions import read_session
+
+    try:
+        digest = read_session(path, max_bytes=256_000, max_lines=200)
+    except InvalidInput:
+        if not os.path.isfile(path):
+            raise
+        return None
+    return digest.session_id or "file-" + os.path.basename(path)
+
+
+def _summary_text(path: str | None, from_stdin: bool) -> str:
+    """The summary from stdin or a file (the string values of a .json/.jsonl file)."""
+    from memory.sections import session_text
+
+    if from_stdin:
+        return sys.stdin.read()
+    try:
+        with open(path or "", encoding="utf-8", errors="replace") as handle:
+            raw = handle.read(MAX_SUMMARY_BYTES)
+    except OSError as error:
+        raise InvalidInput(f"cannot read {path}: {error.strerror}") from None
+    return session_text(raw, os.path.basename(path or ""))
+
+
+def _flush_sections(
+    skill: str,
+    rollout: str,
+    max_lessons: int,
+    include_checkpoints: bool,
+    keep_checkpoints: bool,
+    as_json: bool,
+) -> None:
+    """`flush --session latest` without --distill: lesson sections of the assistant's text."""
+    from memory.dedup import matcher_for
+    from memory.flush import flush_explicit
+    from memory.sessions import read_session
+
+    digest = read_session(rollout)
+    result = flush_explicit(
+        store(),
+        skill,
+        "\n\n".join(digest.assistant_texts),
+        max_lessons=max_lessons,
+        include_checkpoints=include_checkpoints,
+        keep_checkpoints=keep_checkpoints,
+        matcher=matcher_for(settings()),
+    )
+    if as_json:
+        emit_json(
+            {
+                "skill": skill,
+                "session": rollout,
+                "found": result.found,
+                "stored": [outcome.as_json() for outcome in result.outcomes],
+                "cleared_checkpoints": result.cleared_checkpoints,
+            }
+        )
+        return
+    if not result.outcomes:
+        click.echo(f"no lessons found under a lessons/takeaways/insights heading in {rollout}")
+    _print_outcomes(skill, result.outcomes)
+    if result.cleared_checkpoints:
+        click.echo(f"cleared {result.cleared_checkpoints} checkpoint notes")
+
+
+def _print_outcomes(skill: str, outcomes: Sequence[AddOutcome]) -> None:
+    for outcome in outcomes:
+        scope = outcome.lesson.skill
+        prefix = "" if scope == skill else f"({scope or 'global'}) "
+        click.echo(prefix + describe(outcome))
+
+
+def describe(outcome: AddOutcome) -> str:
+    """One line (plus evictions) saying what happened to a stored lesson."""
+    lesson = outcome.lesson
+    if outcome.action == "merged":
+        similarity = "" if outcome.similarity is None else f", similarity {outcome.similarity:.2f}"
+        line = f"merged into {lesson.id} ({outcome.reason}{similarity}); HIT is now {lesson.hits}"
+    else:
+        line = f"added {lesson.id}: [{lesson.tag}] {lesson.text}"
+    for gone in outcome.evicted:
+        line += f"\nevicted {gone.id}: {gone.text}"
+    return line

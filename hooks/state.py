@@ -9,32 +9,22 @@ Standard library only.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
 
+from memory.session_files import INJECTED_DIR, PROMPTS_FILE, SEEDS_FILE, session_folder
+
 PROMPT_CHARS = 4000
 SEED_CHARS = 800
 MAX_SEEDS_BYTES = 64 * 1024
-_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-
-
-def session_key(session_id: object) -> str | None:
-    """A directory name for a session id: the id itself when safe, else its hash."""
-    if not isinstance(session_id, str) or not session_id:
-        return None
-    if len(session_id) <= 128 and set(session_id) <= _SAFE and not session_id.startswith("."):
-        return session_id
-    return "h-" + hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 class SessionState:
     """The state folder of one session (created lazily, on first write)."""
 
     def __init__(self, sessions_dir: str, session_id: object) -> None:
-        key = session_key(session_id)
-        self.folder = os.path.join(sessions_dir, key) if key else None
+        self.folder = session_folder(sessions_dir, session_id)
 
     def _append(self, name: str, record: dict[str, object], cap: int | None = None) -> None:
         if self.folder is None:
@@ -56,19 +46,19 @@ class SessionState:
 
     def add_prompt(self, prompt: str) -> None:
         """Record a user prompt (the caller redacts it)."""
-        self._append("prompts.jsonl", {"t": round(time.time(), 3), "prompt": prompt[:PROMPT_CHARS]})
+        self._append(PROMPTS_FILE, {"t": round(time.time(), 3), "prompt": prompt[:PROMPT_CHARS]})
 
     def add_seed(self, tool: str, text: str) -> None:
         """Record an error seed (the caller redacts it); the file is capped."""
         record = {"t": round(time.time(), 3), "tool": tool[:100], "text": text[:SEED_CHARS]}
-        self._append("seeds.jsonl", record, cap=MAX_SEEDS_BYTES)
+        self._append(SEEDS_FILE, record, cap=MAX_SEEDS_BYTES)
 
     def prompts(self, n: int = 2) -> list[str]:
         """The last n recorded prompts, oldest first."""
         if self.folder is None:
             return []
         try:
-            with open(os.path.join(self.folder, "prompts.jsonl"), "rb") as handle:
+            with open(os.path.join(self.folder, PROMPTS_FILE), "rb") as handle:
                 handle.seek(0, os.SEEK_END)
                 size = handle.tell()
                 handle.seek(max(0, size - 64 * 1024))
@@ -89,7 +79,7 @@ class SessionState:
         """True the first time a skill is injected in this session (atomic create)."""
         if self.folder is None:
             return True
-        folder = os.path.join(self.folder, "injected")
+        folder = os.path.join(self.folder, INJECTED_DIR)
         os.makedirs(folder, mode=0o700, exist_ok=True)
         try:
             os.close(

@@ -34,8 +34,8 @@ def handle(payload: dict[str, Any]) -> str | None:
     session_id = payload.get("session_id")
     if not isinstance(transcript, str) or not transcript or not isinstance(session_id, str):
         return None
-    from hooks.state import session_key
     from memory.config import load_settings
+    from memory.session_files import session_key
 
     settings = load_settings()
     key = session_key(session_id)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from memory import skill_paths
 from memory.errors import InvalidInput
+from memory.redact import redact
 from memory.transcript_tail import (
     cap,
     claude_prompt_from_text,
@@ -103,6 +104,13 @@ class SessionDigest:
                 next_success[call.name] = call
         pairs.reverse()
         return pairs
+
+
+def _bounded(text: str, limit: int) -> str:
+    """Cap a string, redacting it first when the cut could split a secret in two."""
+    if len(text) <= limit:
+        return text
+    return cap(redact(text), limit)
 
 
 def read_claude_transcript(
@@ -257,11 +265,11 @@ class _Builder:
 
     def add_prompt(self, text: str | None) -> None:
         if text:
-            self.prompts.append(cap(text, PROMPT_CHARS))
+            self.prompts.append(_bounded(text, PROMPT_CHARS))
 
     def add_text(self, text: object) -> None:
         if isinstance(text, str) and text.strip():
-            self.texts.append(cap(text, TEXT_CHARS))
+            self.texts.append(_bounded(text, TEXT_CHARS))
 
     def add_call(self, call_id: object, name: object, tool_input: dict[str, object]) -> None:
         if not isinstance(call_id, str) or not isinstance(name, str) or call_id in self.calls:
@@ -298,7 +306,7 @@ class _Builder:
 def _cap_value(value: object, depth: int) -> object:
     """A JSON value with every string capped (and very deep nesting cut)."""
     if isinstance(value, str):
-        return cap(value, INPUT_CHARS)
+        return _bounded(value, INPUT_CHARS)
     if depth >= MAX_INPUT_DEPTH and isinstance(value, (dict, list)):
         return "…"
     if isinstance(value, dict):
@@ -372,7 +380,7 @@ def _claude_tool_result(builder: _Builder, block: dict[str, object]) -> None:
     if call is None:
         return
     output = _claude_result_text(block.get("content"))
-    call.output = cap(output, OUTPUT_CHARS)
+    call.output = _bounded(output, OUTPUT_CHARS)
     call.has_output = True
     call.is_error = block.get("is_error") is True
     if call.is_error:
@@ -457,7 +465,7 @@ def _codex_call_output(builder: _Builder, payload: dict[str, object]) -> None:
     if call is None:
         return
     text, exit_code, success = _codex_output(payload.get("output"))
-    call.output = cap(text, OUTPUT_CHARS)
+    call.output = _bounded(text, OUTPUT_CHARS)
     call.has_output = True
     if call.exit_code is None:
         call.exit_code = exit_code
@@ -488,7 +496,7 @@ def _codex_command_done(builder: _Builder, call_id: object, item: dict[str, obje
         call.is_error = True
     output = item.get("aggregated_output")
     if not call.has_output and isinstance(output, str):
-        call.output = cap(output, OUTPUT_CHARS)
+        call.output = _bounded(output, OUTPUT_CHARS)
 
 
 def _codex_output(raw: object) -> tuple[str, int | None, bool | None]:
