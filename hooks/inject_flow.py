@@ -52,6 +52,11 @@ def task_text(settings: Settings, payload: dict[str, Any], extra: str | None = N
     return "\n".join(parts)[:TASK_CHARS]
 
 
+def in_service() -> bool:
+    """True inside the warm service (an injector is installed), False in a hook process."""
+    return _injector is not None
+
+
 def injection_text(settings: Settings, skill: str, task: str, by: str) -> str | None:
     """The block to inject for `skill` and `task` (None when nothing is worth injecting)."""
     if _injector is None:

@@ -46,7 +46,8 @@ def handle(payload: dict[str, Any]) -> str | None:
         return None
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
     skills = skills_read(tool, tool_input, cwd)
-    seed = failed_response(tool, payload.get("tool_response"))
+    # a SKILL.md read is documentation, not a failure, whatever words it contains
+    seed = None if skills else failed_response(tool, payload.get("tool_response"))
     if not skills and seed is None:
         return None
     from hooks.runtime import context_output
@@ -70,12 +71,13 @@ def _inject_new(
 
     blocks = []
     for skill in skills:
-        if state.claim_injection(skill_dirname(skill)):
-            text = injection_text(
-                settings, skill, task_text(settings, payload), by=f"{EVENT}:SKILL.md"
-            )
-            if text:
-                blocks.append(text)
+        directory = skill_dirname(skill)
+        if state.was_injected(directory):
+            continue
+        text = injection_text(settings, skill, task_text(settings, payload), by=f"{EVENT}:SKILL.md")
+        if text:
+            state.mark_injected(directory)
+            blocks.append(text)
     return "\n\n".join(blocks) or None
 
 

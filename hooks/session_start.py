@@ -16,11 +16,12 @@ if TYPE_CHECKING:
 
 
 def handle(payload: dict[str, Any]) -> str | None:
-    """Start the service (it did not answer the forwarded call). Prints nothing."""
-    from hooks.inject_flow import ensure_service
+    """Start the service unless this runs inside it. Prints nothing."""
+    from hooks.inject_flow import ensure_service, in_service
     from memory.config import load_settings
 
-    ensure_service(load_settings(), "SessionStart")
+    if not in_service():  # run by the service itself for a forwarded call: it is up
+        ensure_service(load_settings(), "SessionStart")
     return None
 
 

@@ -75,22 +75,16 @@ class SessionState:
                 prompts.append(prompt)
         return prompts
 
-    def claim_injection(self, skill_dir: str) -> bool:
-        """True the first time a skill is injected in this session (atomic create)."""
-        if self.folder is None:
-            return True
-        folder = os.path.join(self.folder, INJECTED_DIR)
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        try:
-            os.close(
-                os.open(
-                    os.path.join(folder, skill_dir), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600
-                )
-            )
-        except FileExistsError:
-            return False
-        return True
+    def was_injected(self, skill_dir: str) -> bool:
+        """True when this skill's lessons were already injected in this session."""
+        return self.folder is not None and os.path.exists(
+            os.path.join(self.folder, INJECTED_DIR, skill_dir)
+        )
 
     def mark_injected(self, skill_dir: str) -> None:
         """Note that a skill was injected (so a later SKILL.md read does not repeat it)."""
-        self.claim_injection(skill_dir)
+        if self.folder is None:
+            return
+        folder = os.path.join(self.folder, INJECTED_DIR)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        os.close(os.open(os.path.join(folder, skill_dir), os.O_CREAT | os.O_WRONLY, 0o600))

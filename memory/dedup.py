@@ -76,14 +76,17 @@ class SemanticMatcher:
             if decision.verdict is Verdict.MERGE:
                 wording = clearer_wording(target.text, candidate.text)
                 return Match(target.id, decision.reason, decision.similarity, wording)
-            if decision.verdict is Verdict.GREY and self.judge is not None:
-                verdict = self.judge(target.text, candidate.text)
-                if verdict:
-                    wording = clearer_wording(target.text, candidate.text)
-                    return Match(target.id, "judge:same", decision.similarity, wording)
-                grey_reason = "judge:different" if verdict is False else "grey-band, judge failed"
-            elif decision.verdict is Verdict.GREY and grey_reason is None:
+            if decision.verdict is not Verdict.GREY or grey_reason is not None:
+                continue
+            if self.judge is None:
                 grey_reason = "grey-band, no judge"
+                continue
+            # one judge call per candidate: the nearest grey-band lesson is the likeliest twin
+            verdict = self.judge(target.text, candidate.text)
+            if verdict:
+                wording = clearer_wording(target.text, candidate.text)
+                return Match(target.id, "judge:same", decision.similarity, wording)
+            grey_reason = "judge:different" if verdict is False else "grey-band, judge failed"
         if grey_reason is not None:
             return Match(None, grey_reason, best)
         return Match(None, "below-band", best)

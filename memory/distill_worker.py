@@ -176,9 +176,15 @@ class _Run:
 
     def get_embedder(self) -> EmbeddingModel:
         if self.embedder is None:
+            from memory.service.embedder import service_embedder
+            from models.bundled import DEFAULT_MODEL_NAME, is_default_model
             from models.embedders import load_embedder
 
-            self.embedder = load_embedder(self.settings.embed_model, self.settings.device)
+            name = self.settings.embed_model
+            model_id = DEFAULT_MODEL_NAME if is_default_model(name) else name
+            self.embedder = service_embedder(self.settings.home, model_id) or load_embedder(
+                name, self.settings.device
+            )
         return self.embedder
 
     def result(

@@ -126,7 +126,10 @@ class Service:
         return self._retriever_or_raise()
 
     def ping(self) -> dict[str, Any]:
+        retriever = self._retriever
         return {
+            "model_id": retriever.embedder.model_id if retriever is not None else None,
+            "dimension": retriever.embedder.dimension if retriever is not None else None,
             "version": VERSION,
             "pid": os.getpid(),
             "home": self.settings.home,
@@ -213,6 +216,13 @@ def _op_reindex(service: Service, retriever: Any, request: dict[str, Any]) -> di
     return {"rows": report.rows, "embedded": report.embedded, "files": report.files_changed}
 
 
+def _op_vectors(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
+    texts = request.get("texts")
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise ValueError("vectors needs a list of strings")
+    return {"vectors": retriever.embedder.embed_batch(texts).tolist()}
+
+
 def _op_embed(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
     task = request.get("task")
     if isinstance(task, str) and task.strip():
@@ -226,6 +236,7 @@ _OPS: dict[str, Callable[[Service, Any, dict[str, Any]], dict[str, Any]]] = {
     "add": _op_add,
     "sync": _op_sync,
     "reindex": _op_reindex,
+    "vectors": _op_vectors,
     "embed": _op_embed,
 }
 
