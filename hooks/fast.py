@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 
     from hooks.runtime import Body
 
+# How the last forward went: "ok", "absent" (no socket or refused), "warming", "late",
+# "version", "error". `ensure_service` starts a service only when none seems to be there.
+last_status = ""
+SERVICE_ALIVE = frozenset({"ok", "warming", "late"})
+
 HOOK_BUDGET_ENV = "SKILL_MEMORY_HOOK_BUDGET_MS"
 DEFAULT_BUDGET_MS = 150
 MAX_PAYLOAD = 8 * 1024 * 1024
@@ -44,6 +49,7 @@ def budget_seconds() -> float:
 
 def forward(event: str, payload: bytes, memory_home: str, budget: float) -> bytes | None:
     """The service's stdout bytes for this hook call, or None when it did not answer in time."""
+    global last_status
     import _socket
 
     from memory.service.protocol import SOCKET_NAME, VERSION, short_path
@@ -52,9 +58,11 @@ def forward(event: str, payload: bytes, memory_home: str, budget: float) -> byte
     deadline = time.monotonic() + budget
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
+        last_status = "absent"
         with short_path(path) as address:
             sock.settimeout(budget)
             sock.connect(address)
+        last_status = "late"
         header = f"HOOK {VERSION} {event} {len(payload)} {int(budget * 1000)}\n".encode()
         sock.sendall(header + payload)
         reply = b""
@@ -65,10 +73,13 @@ def forward(event: str, payload: bytes, memory_home: str, budget: float) -> byte
             reply += chunk
         status, _, rest = reply.partition(b"\n")
         parts = status.split()
-        if parts == [b"ERR", b"version"]:
-            _retire(path)
+        if parts[:1] == [b"ERR"]:
+            last_status = parts[1].decode(errors="replace") if len(parts) > 1 else "error"
+            if last_status == "version":
+                _retire(path)
             return None
         if len(parts) != 2 or parts[0] != b"OK" or not parts[1].isdigit():
+            last_status = "error"
             return None
         size = int(parts[1])
         if size > MAX_REPLY:
@@ -78,6 +89,7 @@ def forward(event: str, payload: bytes, memory_home: str, budget: float) -> byte
             if not chunk:
                 return None
             rest += chunk
+        last_status = "ok"
         return rest[:size]
     except OSError:
         return None
@@ -112,7 +124,9 @@ def _recv(sock: Any, deadline: float) -> bytes:
     return data
 
 
-def run(event: str, handle: Body, stdin: IO[str], stdout: IO[str]) -> int:
+def run(
+    event: str, handle: Body, stdin: IO[str], stdout: IO[str], forward_to_service: bool = True
+) -> int:
     """A hook's main: forward to the service, else handle in-process. Always returns 0."""
     try:
         buffer = getattr(stdin, "buffer", None)
@@ -123,8 +137,7 @@ def run(event: str, handle: Body, stdin: IO[str], stdout: IO[str]) -> int:
         )
         if len(raw) > MAX_PAYLOAD:
             return 0
-        memory_home = home()
-        reply = forward(event, raw, memory_home, budget_seconds())
+        reply = forward(event, raw, home(), budget_seconds()) if forward_to_service else None
         if reply is not None:
             if reply:
                 stdout.write(reply.decode("utf-8", "replace"))
@@ -141,10 +154,10 @@ def run(event: str, handle: Body, stdin: IO[str], stdout: IO[str]) -> int:
         return 0
 
 
-def main_for(event: str, handle: Body) -> Any:
-    """`main(stdin, stdout) -> int` for a hook module."""
+def main_for(event: str, handle: Body, forward_to_service: bool = True) -> Any:
+    """`main(stdin, stdout) -> int` for a hook module (in-process only when not forwarding)."""
 
     def main(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
-        return run(event, handle, stdin, stdout)
+        return run(event, handle, stdin, stdout, forward_to_service)
 
     return main

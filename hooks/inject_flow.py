@@ -1,7 +1,7 @@
 """Injecting a skill's lessons from a hook handler.
 
-Inside the warm service an injector is installed (`use_injector`) that ranks with the
-same retriever as `skill-memory inject --task`. In a hook process the service did not
+Inside the warm service a ranker is installed (`use_ranker`) that ranks with the same
+retriever as `skill-memory inject --task`. In a hook process the service did not
 answer, so the skill's markdown is ranked lexically (standard library only) and the
 service is started for the next call.
 """
@@ -21,22 +21,27 @@ TASK_CHARS = 2000
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
+    from typing import Any, Protocol
 
-    Injector = Callable[[str, str], dict[str, Any]]
+    class WarmRanker(Protocol):
+        """What the service plugs in: its retriever, warm."""
 
-_injector: Injector | None = None
+        def inject(self, skill: str, task_parts: list[str]) -> dict[str, Any]: ...
 
-
-def use_injector(injector: Injector | None) -> None:
-    """Rank with `injector(skill, task) -> injection JSON` (the service installs its own)."""
-    global _injector
-    _injector = injector
+        def prepare(self, task_parts: list[str]) -> None: ...
 
 
-def task_text(settings: Settings, payload: dict[str, Any], extra: str | None = None) -> str:
-    """The current task: explicit arguments plus the latest user prompt(s) of the session."""
+_ranker: WarmRanker | None = None
+
+
+def use_ranker(ranker: WarmRanker | None) -> None:
+    """Rank with the service's warm retriever (installed by the service only)."""
+    global _ranker
+    _ranker = ranker
+
+
+def task_parts(settings: Settings, payload: dict[str, Any], extra: str | None = None) -> list[str]:
+    """The current task: explicit arguments, then the latest user prompt(s) of the session."""
     state = SessionState(settings.sessions_dir, payload.get("session_id"))
     prompts = state.prompts(2)
     if not prompts:
@@ -47,24 +52,30 @@ def task_text(settings: Settings, payload: dict[str, Any], extra: str | None = N
             prompts = latest_prompts(path, n=2)
     if len(prompts) > 1 and len(prompts[-1].split()) >= SHORT_PROMPT_WORDS:
         prompts = prompts[-1:]
-    parts = [extra.strip()] if isinstance(extra, str) and extra.strip() else []
-    parts.extend(prompt.strip() for prompt in prompts if prompt.strip())
-    return "\n".join(parts)[:TASK_CHARS]
+    parts = [extra.strip()[:TASK_CHARS]] if isinstance(extra, str) and extra.strip() else []
+    parts.extend(prompt.strip()[:TASK_CHARS] for prompt in prompts if prompt.strip())
+    return parts
+
+
+def prepare(parts: list[str]) -> None:
+    """Embed a likely task ahead of time (in the service; a no-op in a hook process)."""
+    if _ranker is not None and parts:
+        _ranker.prepare(parts)
 
 
 def in_service() -> bool:
-    """True inside the warm service (an injector is installed), False in a hook process."""
-    return _injector is not None
+    """True inside the warm service (a ranker is installed), False in a hook process."""
+    return _ranker is not None
 
 
-def injection_text(settings: Settings, skill: str, task: str, by: str) -> str | None:
-    """The block to inject for `skill` and `task` (None when nothing is worth injecting)."""
-    if _injector is None:
+def injection_text(settings: Settings, skill: str, parts: list[str], by: str) -> str | None:
+    """The block to inject for `skill` and the task `parts` (None when nothing is worth it)."""
+    if _ranker is None:
         ensure_service(settings, by)
         from hooks.fallback import lexical_injection
 
-        return lexical_injection(settings, skill, task, by=f"{by}:fallback")
-    result = _injector(skill, task)
+        return lexical_injection(settings, skill, "\n".join(parts), by=f"{by}:fallback")
+    result = _ranker.inject(skill, parts)
     text = result.get("text")
     if not isinstance(text, str) or not text:
         return None
@@ -80,7 +91,11 @@ def _records(value: object) -> list[dict[str, Any]]:
 
 
 def ensure_service(settings: Settings, why: str = "") -> None:
-    """Start the service unless one was started moments ago (it may still be warming up)."""
+    """Start the service unless it is warming up or busy, or was started moments ago."""
+    from hooks import fast
+
+    if fast.last_status in fast.SERVICE_ALIVE:
+        return
     stamp = os.path.join(settings.run_dir, "spawn.stamp")
     try:
         if time.time() - os.path.getmtime(stamp) < SPAWN_COOLDOWN:

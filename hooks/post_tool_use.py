@@ -66,7 +66,7 @@ def handle(payload: dict[str, Any]) -> str | None:
 def _inject_new(
     settings: Any, state: Any, payload: dict[str, Any], skills: list[str]
 ) -> str | None:
-    from hooks.inject_flow import injection_text, task_text
+    from hooks.inject_flow import injection_text, task_parts
     from memory.skill_names import skill_dirname
 
     blocks = []
@@ -74,7 +74,9 @@ def _inject_new(
         directory = skill_dirname(skill)
         if state.was_injected(directory):
             continue
-        text = injection_text(settings, skill, task_text(settings, payload), by=f"{EVENT}:SKILL.md")
+        text = injection_text(
+            settings, skill, task_parts(settings, payload), by=f"{EVENT}:SKILL.md"
+        )
         if text:
             state.mark_injected(directory)
             blocks.append(text)

@@ -23,7 +23,7 @@ def handle(payload: dict[str, Any]) -> str | None:
     skill = tool_input.get("skill")
     if not isinstance(skill, str):
         return None
-    from hooks.inject_flow import injection_text, task_text
+    from hooks.inject_flow import injection_text, task_parts
     from hooks.runtime import context_output
     from hooks.state import SessionState
     from memory.config import load_settings
@@ -32,8 +32,8 @@ def handle(payload: dict[str, Any]) -> str | None:
     directory = skill_dirname(skill)  # validates the name
     args = tool_input.get("args")
     settings = load_settings()
-    task = task_text(settings, payload, args if isinstance(args, str) else None)
-    text = injection_text(settings, skill, task, by="PreToolUse:Skill")
+    parts = task_parts(settings, payload, args if isinstance(args, str) else None)
+    text = injection_text(settings, skill, parts, by="PreToolUse:Skill")
     if text:
         SessionState(settings.sessions_dir, payload.get("session_id")).mark_injected(directory)
     return context_output(EVENT, text)

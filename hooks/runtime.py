@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 
 TYPE_CHECKING = False  # typing costs milliseconds a hook cannot spare
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     Body = Callable[[dict[str, Any]], str | None]
 
 FALLBACK_LOG = os.path.join("~", ".ai-memory", "logs", "skill-memory.log")
+LOG_LIMIT = 1024 * 1024
 
 
 def run_payload(event: str, body: Body, raw: bytes, stdout: IO[str]) -> int:
@@ -57,29 +59,32 @@ def context_output(event: str, text: str | None) -> str | None:
 
 
 def log_failure(event: str) -> None:
-    """Append the current exception's traceback to the log file (never raises)."""
+    """Log the current exception (never raises): one line for bad input, else the traceback."""
     import traceback
 
-    try:
-        path = _log_path()
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(f"{stamp} hook {event} failed (pid {os.getpid()}):\n")
-            handle.write(traceback.format_exc())
-    except OSError:
-        pass  # nowhere to log: stay silent rather than disturb the agent
+    from memory.errors import SkillMemoryError
+
+    error = sys.exc_info()[1]
+    if isinstance(error, SkillMemoryError):  # bad input in a payload, not a bug
+        log_note(f"hook {event}: {error}")
+        return
+    log_note(f"hook {event} failed (pid {os.getpid()}):\n{traceback.format_exc().rstrip()}")
 
 
 def log_note(message: str) -> None:
-    """Append one line to the log file (never raises)."""
+    """Append to the log file, rotating it past LOG_LIMIT bytes (never raises)."""
     try:
         path = _log_path()
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        try:
+            if os.path.getsize(path) > LOG_LIMIT:
+                os.replace(path, path + ".1")
+        except FileNotFoundError:
+            pass  # first line of the log
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {message}\n")
     except OSError:
-        pass  # logging is best effort on the hot path
+        pass  # logging is best effort: a hook must not fail because the disk is full
 
 
 def _log_path() -> str:

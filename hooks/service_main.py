@@ -8,6 +8,7 @@ the hook processes, with injection ranked by the service's warm retriever.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -28,22 +29,33 @@ def handle_hook(service: Service, event: str, payload: bytes) -> bytes:
     return output.encode("utf-8") if output else b""
 
 
+class WarmRanker:
+    """The hooks' view of the service: rank with its retriever, embed tasks ahead."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    def inject(self, skill: str, task_parts: list[str]) -> dict[str, Any]:
+        result: dict[str, Any] = self.service.retriever.inject(skill, task_parts).as_json()
+        return result
+
+    def prepare(self, task_parts: list[str]) -> None:
+        self.service.retriever.task_vector(task_parts)
+
+
 def run(settings: Settings) -> int:
     """Serve this memory home in the foreground (until idle, `stop` or SIGTERM)."""
 
-    def warm_injector(service: Service) -> Any:
-        def inject(skill: str, task: str) -> dict[str, Any]:
-            result: dict[str, Any] = service.retriever.inject(skill, task or None).as_json()
-            return result
-
-        return inject
-
     def handler(service: Service, event: str, payload: bytes) -> bytes:
-        inject_flow.use_injector(warm_injector(service))
+        inject_flow.use_ranker(WarmRanker(service))
         return handle_hook(service, event, payload)
 
     for module_name in set(MODULES.values()):  # import now, not during the first hook's budget
         importlib.import_module(module_name)
+    # one intra-op thread: a task is a few short texts, and on a busy machine extra threads
+    # only queue behind the agent's own work (set before torch is imported by the warm-up)
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(variable, "1")
     return serve(settings, hook_handler=handler)
 
 

@@ -66,4 +66,6 @@ def _cooled_down(sessions_dir: str, key: str) -> bool:
     return True
 
 
-main = main_for("Stop", handle)
+# Handled in the hook process, never by the service: the worker must inherit the agent
+# session's environment (API key, distiller settings) and must not become the service's child.
+main = main_for("Stop", handle, forward_to_service=False)

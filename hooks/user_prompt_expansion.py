@@ -34,8 +34,8 @@ def handle(payload: dict[str, Any]) -> str | None:
     if isinstance(prompt, str) and prompt.strip():
         state.add_prompt(redact(prompt))
     args = payload.get("command_args")
-    task = "\n".join(p for p in (args, *state.prompts(2)) if isinstance(p, str) and p.strip())
-    text = injection_text(settings, skill, task, by=EVENT)
+    parts = [p.strip() for p in (args, *state.prompts(1)) if isinstance(p, str) and p.strip()]
+    text = injection_text(settings, skill, parts, by=EVENT)
     if text:
         state.mark_injected(directory)
     return context_output(EVENT, text)

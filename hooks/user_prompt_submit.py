@@ -26,6 +26,11 @@ def handle(payload: dict[str, Any]) -> str | None:
     clean = redact(prompt)
     if not recent or recent[-1] != clean:  # UserPromptExpansion may have recorded it already
         state.add_prompt(clean)
+    from hooks.inject_flow import prepare, task_parts
+
+    prepare(
+        task_parts(settings, payload)
+    )  # in the service: the next injection's task, embedded now
     return None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,23 @@ if TYPE_CHECKING:
     from models.embedders import EmbeddingModel
 
 GLOBAL_INJECT = 2
-TASK_CACHE = 64
+TASK_CACHE = 256
+
+Task = str | Sequence[str]
+
+
+def task_list(task: Task | None) -> list[str]:
+    """A task as its non-empty parts."""
+    if task is None:
+        return []
+    parts = [task] if isinstance(task, str) else list(task)
+    return [part for part in parts if part.strip()]
+
+
+def task_text(task: Task | None) -> str | None:
+    """A task as one text (parts on separate lines), or None when it is empty."""
+    parts = task_list(task)
+    return "\n".join(parts) if parts else None
 
 
 def ranking_weights(settings: Settings) -> RankingWeights:
@@ -87,7 +104,7 @@ class Retriever:
         self.memory = MemoryIndex(settings, self.embedder)
         self.weights = ranking_weights(settings)
         self._scopes: dict[str, tuple[object, ScopeCandidates]] = {}
-        self._tasks: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._chunks: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def forget_caches(self) -> None:
         """Drop the per-scope candidates (after the table was rebuilt)."""
@@ -98,23 +115,30 @@ class Retriever:
         return self.memory.store
 
     # ---- vectors ------------------------------------------------------------------------
-    def task_vector(self, task: str) -> np.ndarray:
-        """The pooled embedding of a task text (recent ones are cached)."""
-        from memory.ranking import pool_vectors, task_embedding_texts
+    def task_vector(self, task: Task) -> np.ndarray:
+        """The pooled embedding of a task (a text, or parts such as args and the prompt).
 
-        cached = self._tasks.get(task)
-        if cached is not None:
-            self._tasks.move_to_end(task)
-            return cached
+        Each part is split into chunks (`task_embedding_texts`); chunk vectors are cached,
+        so a prompt embedded when it was submitted costs nothing when a skill is used.
+        """
         import numpy as np
 
-        vector = np.asarray(
-            pool_vectors(self.embedder.embed_batch(task_embedding_texts(task))), dtype=np.float32
+        from memory.ranking import pool_vectors, task_embedding_texts
+
+        chunks = [chunk for part in task_list(task) for chunk in task_embedding_texts(part)]
+        missing = [chunk for chunk in dict.fromkeys(chunks) if chunk not in self._chunks]
+        if missing:
+            for chunk, vector in zip(missing, self.embedder.embed_batch(missing), strict=True):
+                self._chunks[chunk] = vector
+        for chunk in chunks:
+            self._chunks.move_to_end(chunk)
+        while len(self._chunks) > TASK_CACHE:
+            self._chunks.popitem(last=False)
+        if not chunks:
+            return np.zeros(self.embedder.dimension, dtype=np.float32)
+        return np.asarray(
+            pool_vectors(np.stack([self._chunks[c] for c in chunks])), dtype=np.float32
         )
-        self._tasks[task] = vector
-        if len(self._tasks) > TASK_CACHE:
-            self._tasks.popitem(last=False)
-        return vector
 
     # ---- candidates ---------------------------------------------------------------------
     def candidates(self, skill: str | None) -> ScopeCandidates:
@@ -148,15 +172,16 @@ class Retriever:
         source = self.memory.source(skill)
         return source.path if source is not None else ""
 
-    def _ranked(self, candidates: ScopeCandidates, task: str | None) -> Ranked:
+    def _ranked(self, candidates: ScopeCandidates, task: Task | None) -> Ranked:
         import numpy as np
 
         from memory.ranking import Candidates, gate, rank
 
-        has_task = bool(task and task.strip())
+        text = task_text(task)
+        has_task = text is not None
         similarity = None
         if has_task and len(candidates.rows):
-            similarity = candidates.vectors @ self.task_vector(task or "")
+            similarity = candidates.vectors @ self.task_vector(task_list(task))
         result = rank(
             Candidates(
                 texts=[row.text for row in candidates.rows],
@@ -167,16 +192,16 @@ class Retriever:
                 hub=candidates.hub,
                 tokens=candidates.tokens,
             ),
-            task if has_task else None,
+            text,
             self.weights,
         )
         return Ranked(candidates, result, gate(result, self.weights))
 
-    def rank_skill(self, skill: str | None, task: str | None) -> Ranked:
+    def rank_skill(self, skill: str | None, task: Task | None) -> Ranked:
         """Rank every lesson of one scope for `task` (or by HIT/age without one)."""
         return self._ranked(self.candidates(skill), task)
 
-    def rank_all(self, task: str) -> Ranked:
+    def rank_all(self, task: Task) -> Ranked:
         """Rank lessons of every scope: nearest candidates by cosine, then the full formula."""
         import numpy as np
 
@@ -184,7 +209,7 @@ class Retriever:
         from memory.ranking import ALL_SKILLS_CANDIDATES, hubness
 
         self.memory.sync(None)
-        vector = self.task_vector(task)
+        vector = self.task_vector(task_list(task))
         rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
         month = self.store.month()
         candidates = ScopeCandidates(
@@ -201,13 +226,13 @@ class Retriever:
     def inject(
         self,
         skill: str,
-        task: str | None,
+        task: Task | None,
         *,
         top: int | None = None,
         include_global: bool = True,
     ) -> Injection:
         """The injection for using `skill` on `task` (gated; HIT/age order without a task)."""
-        has_task = bool(task and task.strip())
+        has_task = task_text(task) is not None
         ranked = self.rank_skill(skill, task)
         if has_task:
             chosen = ranked.hits(ranked.injected)[: top or self.settings.inject_top]
@@ -226,7 +251,7 @@ class Retriever:
         )
         return Injection(
             skill=skill,
-            task=task,
+            task=task_text(task),
             ranker="semantic" if has_task else "hits",
             hits=kept,
             global_hits=kept_global,
