@@ -100,7 +100,9 @@ def retrieval(
             ["recall@1", "recall@5", "best@5", "mrr@10", "ndcg@5", "n"],
         )
         _table(
-            "as injected (after the gate)", result.run_metrics, ["best@5", "false_injection", "n"]
+            "as injected (after the gate)",
+            result.run_metrics,
+            ["best@5", "recall@5", "false_injection", "n", "n_none"],
         )
 
 
