@@ -18,16 +18,17 @@ MAX_LESSONS = 3
 
 def lexical_injection(settings: Settings, skill: str, task: str, by: str) -> str | None:
     """Rank the skill's lessons lexically for `task` and frame the best ones."""
+    import time
+
     from memory import lexical
     from memory.inject import Hit, by_hits_and_age, frame
-    from memory.store import Store
+    from memory.knowledge_files import read_doc
     from memory.usage import record_injection
 
-    store = Store(settings)
-    lessons = store.lessons(skill)
+    lessons = read_doc(settings, skill).lessons()
     if not lessons:
         return None
-    ordered = by_hits_and_age(lessons, store.month())
+    ordered = by_hits_and_age(lessons, time.strftime("%Y-%m"))
     if not task.strip():
         hits = ordered[: settings.inject_top]
     else:

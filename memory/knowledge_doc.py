@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 
 from memory.lesson import Lesson, parse_entry, render_entry
 
-_LAST_UPDATED = re.compile(
-    r"(Auto-maintained by fireworks-skill-memory\. Last updated: )\d{4}-\d{2}-\d{2}"
-)
+# compiled on first use: only writes touch the header
+_LAST_UPDATED = r"(Auto-maintained by fireworks-skill-memory\. Last updated: )\d{4}-\d{2}-\d{2}"
 
 
 @dataclass
@@ -119,8 +118,8 @@ class KnowledgeDoc:
     def touch(self, today: str) -> None:
         """Refresh our own header's `Last updated` date; other headers are left alone."""
         for position, item in enumerate(self.lines):
-            if isinstance(item, str) and _LAST_UPDATED.search(item):
-                self.lines[position] = _LAST_UPDATED.sub(rf"\g<1>{today}", item)
+            if isinstance(item, str) and re.search(_LAST_UPDATED, item):
+                self.lines[position] = re.sub(_LAST_UPDATED, rf"\g<1>{today}", item)
                 return
 
     def _insert_position(self) -> int:

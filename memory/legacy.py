@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 from memory.files import locked, read_text, write_atomic
 from memory.knowledge_doc import KnowledgeDoc
+from memory.knowledge_files import KNOWLEDGE_FILE
 from memory.lesson import Lesson, normalize_for_id
 from memory.skill_names import skill_from_dirname
-from memory.store import KNOWLEDGE_FILE, Store
+from memory.store import Store
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ _ENTRY = re.compile(
     re.DOTALL,
 )
 _MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL = r"[\x00-\x08\x0b-\x1f\x7f]"  # compiled on first use (writes only)
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def clean_text(text: str) -> str:
     """Validate and normalise new lesson text: one line, trimmed, bounded."""
     if len(text) > MAX_LESSON_CHARS * 4:
         raise InvalidLesson(f"lesson is {len(text)} characters; the limit is {MAX_LESSON_CHARS}")
-    cleaned = " ".join(_CONTROL.sub(" ", text).split())
+    cleaned = " ".join(re.sub(_CONTROL, " ", text).split())
     if cleaned.startswith("- "):
         cleaned = cleaned[2:].lstrip()
     if not cleaned:
@@ -134,7 +134,7 @@ def clean_tag(tag: str | None) -> str:
     """Validate a tag: one short line without square brackets."""
     if tag is None or not tag.strip():
         return DEFAULT_TAG
-    cleaned = " ".join(_CONTROL.sub(" ", tag).split())
+    cleaned = " ".join(re.sub(_CONTROL, " ", tag).split())
     if "[" in cleaned or "]" in cleaned:
         raise InvalidLesson(f"tag {cleaned!r} may not contain square brackets")
     if len(cleaned) > MAX_TAG_CHARS:

@@ -11,11 +11,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from memory import knowledge_files
 from memory.config import Settings
 from memory.errors import InvalidLesson
 from memory.eviction import to_evict
 from memory.files import locked, read_text, write_atomic
 from memory.knowledge_doc import KnowledgeDoc
+from memory.knowledge_files import CHECKPOINTS_FILE, KNOWLEDGE_FILE
 from memory.lesson import (
     Lesson,
     clean_text,
@@ -24,9 +26,6 @@ from memory.lesson import (
 )
 from memory.redact import redact
 from memory.skill_names import skill_dirname, skill_from_dirname, validate_skill
-
-KNOWLEDGE_FILE = "KNOWLEDGE.md"
-CHECKPOINTS_FILE = "CHECKPOINTS.md"
 
 
 @dataclass(frozen=True)
@@ -117,15 +116,13 @@ class Store:
 
     # ---- paths -------------------------------------------------------------------------
     def knowledge_path(self, skill: str | None) -> str:
-        if skill is None:
-            return self.settings.global_file
-        return os.path.join(self.settings.skills_dir, skill_dirname(skill), KNOWLEDGE_FILE)
+        return knowledge_files.knowledge_path(self.settings, skill)
 
     def checkpoints_path(self, skill: str) -> str:
         return os.path.join(self.settings.skills_dir, skill_dirname(skill), CHECKPOINTS_FILE)
 
     def legacy_path(self, skill: str) -> str:
-        return os.path.join(self.settings.legacy_dir, skill_dirname(skill), KNOWLEDGE_FILE)
+        return knowledge_files.legacy_path(self.settings, skill)
 
     def limit(self, skill: str | None) -> int:
         return self.settings.global_max if skill is None else self.settings.skill_max
@@ -136,10 +133,7 @@ class Store:
     # ---- reading -----------------------------------------------------------------------
     def read(self, skill: str | None) -> KnowledgeDoc:
         """The skill's document: the home file, else the legacy file, else an empty one."""
-        source = self._source_text(skill)
-        if source is None:
-            return KnowledgeDoc(skill=skill)
-        return KnowledgeDoc.parse(source[1], skill)
+        return knowledge_files.read_doc(self.settings, skill)
 
     def lessons(self, skill: str | None) -> list[Lesson]:
         """The skill's lessons in file order."""
@@ -308,21 +302,10 @@ class Store:
         return KnowledgeDoc.parse(source[1], skill)
 
     def _source_path(self, skill: str | None) -> tuple[str, bool] | None:
-        path = self.knowledge_path(skill)
-        if os.path.isfile(path):
-            return path, False
-        if skill is not None:
-            legacy = self.legacy_path(skill)
-            if os.path.isfile(legacy):
-                return legacy, True
-        return None
+        return knowledge_files.source_path(self.settings, skill)
 
     def _source_text(self, skill: str | None) -> tuple[str, str] | None:
-        found = self._source_path(skill)
-        if found is None:
-            return None
-        text = read_text(found[0])
-        return None if text is None else (found[0], text)
+        return knowledge_files.source_text(self.settings, skill)
 
     @staticmethod
     def _skill_dirs(root: str) -> list[tuple[str, str]]:
