@@ -32,6 +32,8 @@ class MemoryGroup(click.Group):
             return super().invoke(ctx)
         except _domain_errors() as error:
             raise click.ClickException(str(error)) from error
+        except BrokenPipeError:
+            raise  # the reader went away (`| head`): click exits quietly
         except OSError as error:
             raise click.ClickException(
                 f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")
