@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 TABLE = "lessons"
 STATE_FILE = "state.json"
 SCHEMA_VERSION = "1"
-ANN_MIN_ROWS = 20_000  # below this, exact (flat) search is fast enough
+ANN_MIN_ROWS = 5_000  # below this, exact (flat) search is as fast as the ANN index
 OPTIMIZE_EVERY_VERSIONS = 8
 SQL_QUOTE = "'"
 
@@ -73,6 +73,8 @@ class LessonIndex:
         self.dimension = dimension
         self._db: Any = None
         self._table: Any = None
+        self._state: tuple[tuple[int, int, int], SyncState] | None = None
+        self._vector_index: tuple[int, bool] | None = None
 
     @classmethod
     def existing(cls, folder: str) -> LessonIndex | None:
@@ -143,6 +145,8 @@ class LessonIndex:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(os.path.join(self.folder, STATE_FILE))
         self._table = None
+        self._state = None
+        self._vector_index = None
 
     def _schema(self) -> Any:
         import pyarrow as pa
@@ -168,10 +172,28 @@ class LessonIndex:
         )
 
     # ---- sync state ---------------------------------------------------------------------
-    def load_state(self) -> SyncState:
-        """The last saved sync state (empty when missing or unreadable)."""
+    def load_state(self, fresh: bool = False) -> SyncState:
+        """The last saved sync state (empty when missing or unreadable).
+
+        Readers share one cached object, re-read when the file's stat changes; a writer asks
+        for a `fresh` copy it may change.
+        """
+        path = os.path.join(self.folder, STATE_FILE)
         try:
-            with open(os.path.join(self.folder, STATE_FILE), encoding="utf-8") as handle:
+            stat = os.stat(path)
+        except FileNotFoundError:
+            return SyncState()
+        key = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        if not fresh and self._state is not None and self._state[0] == key:
+            return self._state[1]
+        state = self._read_state(path)
+        if not fresh:
+            self._state = (key, state)
+        return state
+
+    def _read_state(self, path: str) -> SyncState:
+        try:
+            with open(path, encoding="utf-8") as handle:
                 raw = json.load(handle)
             return SyncState(
                 model_id=str(raw.get("model_id", "")),
@@ -265,8 +287,8 @@ class LessonIndex:
         self.ensure_indexes()
 
     def ensure_indexes(self) -> None:
-        """A BTree index on scope; an IVF-PQ vector index once the table is large."""
-        from lancedb.index import BTree, IvfPq
+        """A BTree index on scope; an IVF-SQ vector index once the table is large."""
+        from lancedb.index import BTree, IvfSq
 
         table = self.table()
         names = {idx.name for idx in table.list_indices()}
@@ -274,11 +296,9 @@ class LessonIndex:
         if "scope_idx" not in names and rows:
             table.create_index("scope", config=BTree(), name="scope_idx")
         if rows >= ANN_MIN_ROWS and "vector_idx" not in names:
-            table.create_index(
-                "vector",
-                config=IvfPq(distance_type="cosine", num_sub_vectors=max(1, self.dimension // 8)),
-                name="vector_idx",
-            )
+            # IVF with 8-bit scalar quantisation: builds in seconds at 100k rows, recall of the
+            # top 100 near 1.0 without a refine pass (PQ needed refine_factor and minutes)
+            table.create_index("vector", config=IvfSq(distance_type="cosine"), name="vector_idx")
 
     # ---- reading ------------------------------------------------------------------------
     def count(self, scope: str | None = None) -> int:
@@ -314,13 +334,17 @@ class LessonIndex:
         if scope is not None:
             query = query.where(f"scope = {sql_string(scope)}", prefilter=True)
         if self._has_vector_index():
-            query = query.nprobes(20).refine_factor(5)
+            query = query.nprobes(20)
         found = query.to_arrow()
         distances = np.asarray(found.column("_distance").to_pylist(), dtype=np.float64)
         return _rows(found), 1.0 - distances, _vectors(found)
 
     def _has_vector_index(self) -> bool:
-        return any(idx.name == "vector_idx" for idx in self.table().list_indices())
+        version = self.version()
+        if self._vector_index is None or self._vector_index[0] != version:
+            names = {idx.name for idx in self.table().list_indices()}
+            self._vector_index = (version, "vector_idx" in names)
+        return self._vector_index[1]
 
     def disk_bytes(self) -> int:
         """Size of the index folder on disk."""

@@ -191,7 +191,7 @@ class MemoryIndex:
     ) -> SyncReport:
         import numpy as np
 
-        state = self.index.load_state()
+        state = self.index.load_state(fresh=True)
         rows: list[Row] = []
         texts: list[list[str]] = []
         fingerprints: dict[str, dict[str, object]] = {}

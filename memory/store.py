@@ -160,7 +160,10 @@ class Store:
     def sources(self) -> list[KnowledgeSource]:
         """Every knowledge file the index should mirror (global, home skills, legacy-only)."""
         result: list[KnowledgeSource] = []
-        scopes: list[str | None] = [None, *(info.skill for info in self.skills())]
+        # names from the folders only: parsing every file here would cost seconds at 100k lessons
+        names = {skill for skill, _ in self._skill_dirs(self.settings.skills_dir)}
+        names.update(skill for skill, _ in self._skill_dirs(self.settings.legacy_dir))
+        scopes: list[str | None] = [None, *sorted(names)]
         for skill in scopes:
             found = self._source_path(skill)
             if found is None:
