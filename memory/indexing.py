@@ -135,7 +135,7 @@ class MemoryIndex:
                 stat = os.stat(path)
             except (FileNotFoundError, NotADirectoryError):
                 continue
-            return KnowledgeSource(skill, path, stat.st_mtime_ns, stat.st_size, legacy)
+            return KnowledgeSource(skill, path, stat.st_mtime_ns, stat.st_size, legacy, stat.st_ino)
         return None
 
     def _candidate_paths(self, skill: str | None) -> list[tuple[str, bool]]:
@@ -153,14 +153,10 @@ class MemoryIndex:
     def _is_stale(source: KnowledgeSource, seen: dict[str, object] | None) -> bool:
         if seen is None:
             return True
-        try:
-            ino = os.stat(source.path).st_ino
-        except FileNotFoundError:
-            return True
         if [seen.get("mtime_ns"), seen.get("size"), seen.get("ino")] != [
             source.mtime_ns,
             source.size,
-            ino,
+            source.inode,
         ]:
             return True
         synced_ns = seen.get("synced_ns")

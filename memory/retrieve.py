@@ -8,6 +8,7 @@ the gate live in `memory.ranking`; this module feeds them and frames the result.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
 
 GLOBAL_INJECT = 2
 TASK_CACHE = 256
+# a search across all skills stats every knowledge file first; a warm process does it at
+# most this often (a skill-scoped injection always checks its own file)
+ALL_SCOPES_RECHECK = 1.0
 
 Task = str | Sequence[str]
 
@@ -105,6 +109,7 @@ class Retriever:
         self.weights = ranking_weights(settings)
         self._scopes: dict[str, tuple[object, ScopeCandidates]] = {}
         self._chunks: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._all_checked = -ALL_SCOPES_RECHECK
 
     def forget_caches(self) -> None:
         """Drop the per-scope candidates (after the table was rebuilt)."""
@@ -208,7 +213,10 @@ class Retriever:
         from memory import lexical
         from memory.ranking import ALL_SKILLS_CANDIDATES, hubness
 
-        self.memory.sync(None)
+        now = time.monotonic()
+        if now - self._all_checked > ALL_SCOPES_RECHECK:
+            self.memory.sync(None)
+            self._all_checked = now
         vector = self.task_vector(task_list(task))
         rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
         month = self.store.month()

@@ -96,6 +96,7 @@ class KnowledgeSource:
     mtime_ns: int
     size: int
     legacy: bool = False
+    inode: int = 0
 
 
 def exact_matcher(existing: Sequence[Lesson], candidate: Lesson) -> Match:
@@ -173,7 +174,9 @@ class Store:
                 stat = os.stat(path)
             except FileNotFoundError:
                 continue
-            result.append(KnowledgeSource(skill, path, stat.st_mtime_ns, stat.st_size, legacy))
+            result.append(
+                KnowledgeSource(skill, path, stat.st_mtime_ns, stat.st_size, legacy, stat.st_ino)
+            )
         return result
 
     def checkpoints(self, skill: str) -> list[Checkpoint]:
