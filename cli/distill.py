@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 
 import click
 
 from cli.common import emit_json, settings, store
+from cli.report import print_outcomes, report_flush
 from memory.config import Settings
 from memory.errors import InvalidInput, NotFound
-from memory.store import AddOutcome
 
 MAX_SUMMARY_BYTES = 4_000_000  # the distiller keeps 16k characters of it anyway
 
@@ -80,7 +79,7 @@ def flush_distilled(
             }
         )
         return
-    _print_outcomes(skill, result.outcomes)
+    print_outcomes(skill, [outcome.as_json() for outcome in result.outcomes])
     click.echo(
         f"distilled {len(result.candidates)} candidate lessons "
         f"({result.calls} calls, {result.input_tokens} in / {result.output_tokens} out tokens)"
@@ -153,39 +152,4 @@ def _flush_sections(
         keep_checkpoints=keep_checkpoints,
         matcher=matcher_for(settings()),
     )
-    if as_json:
-        emit_json(
-            {
-                "skill": skill,
-                "session": rollout,
-                "found": result.found,
-                "stored": [outcome.as_json() for outcome in result.outcomes],
-                "cleared_checkpoints": result.cleared_checkpoints,
-            }
-        )
-        return
-    if not result.outcomes:
-        click.echo(f"no lessons found under a lessons/takeaways/insights heading in {rollout}")
-    _print_outcomes(skill, result.outcomes)
-    if result.cleared_checkpoints:
-        click.echo(f"cleared {result.cleared_checkpoints} checkpoint notes")
-
-
-def _print_outcomes(skill: str, outcomes: Sequence[AddOutcome]) -> None:
-    for outcome in outcomes:
-        scope = outcome.lesson.skill
-        prefix = "" if scope == skill else f"({scope or 'global'}) "
-        click.echo(prefix + describe(outcome))
-
-
-def describe(outcome: AddOutcome) -> str:
-    """One line (plus evictions) saying what happened to a stored lesson."""
-    lesson = outcome.lesson
-    if outcome.action == "merged":
-        similarity = "" if outcome.similarity is None else f", similarity {outcome.similarity:.2f}"
-        line = f"merged into {lesson.id} ({outcome.reason}{similarity}); HIT is now {lesson.hits}"
-    else:
-        line = f"added {lesson.id}: [{lesson.tag}] {lesson.text}"
-    for gone in outcome.evicted:
-        line += f"\nevicted {gone.id}: {gone.text}"
-    return line
+    report_flush(skill, result, as_json, source=rollout)

@@ -16,51 +16,10 @@ from cli.common import (
     text_argument,
     via_service,
 )
+from cli.report import describe, report_flush
 from memory.errors import InvalidInput
 from memory.inject import Hit
 from memory.skill_names import validate_skill
-from memory.store import AddOutcome
-
-
-def _describe(outcome: AddOutcome) -> str:
-    lesson = outcome.lesson
-    if outcome.action == "merged":
-        how = (
-            outcome.reason
-            if outcome.similarity is None
-            else (f"{outcome.reason}, similarity {outcome.similarity:.2f}")
-        )
-        line = f"merged into {lesson.id} ({how}); HIT is now {lesson.hits}"
-    else:
-        line = f"added {lesson.id}: [{lesson.tag}] {lesson.text}"
-        if outcome.similarity is not None:
-            line += (
-                f"\n  (nearest existing lesson: similarity {outcome.similarity:.2f}, "
-                f"{outcome.reason})"
-            )
-    for gone in outcome.evicted:
-        line += f"\nevicted {gone.id}: {gone.text}"
-    return line
-
-
-def _describe_json(data: dict[str, object]) -> str:
-    lesson = data["lesson"]
-    assert isinstance(lesson, dict)
-    if data["action"] == "merged":
-        line = (
-            f"merged into {lesson['id']} ({data['reason']}, similarity {data['similarity']}); "
-            f"HIT is now {lesson['hits']}"
-        )
-    else:
-        line = f"added {lesson['id']}: [{lesson['tag']}] {lesson['text']}"
-        if data.get("similarity") is not None:
-            line += (
-                f"\n  (nearest existing lesson: similarity {data['similarity']}, {data['reason']})"
-            )
-    evicted = data.get("evicted")
-    for gone in evicted if isinstance(evicted, list) else []:
-        line += f"\nevicted {gone['id']}: {gone['text']}"
-    return line
 
 
 def _scope(skill: str | None, is_global: bool) -> str | None:
@@ -92,17 +51,13 @@ def add(
     body = text_argument(text)
     request = {"skill": scope, "text": body, "tag": tag, "dry_run": dry_run}
     reply = via_service("add", request) if len(body) <= 4 * 2000 else None
-    if reply is not None:
-        data = {"dry_run": dry_run, **reply}
-        text_out = _describe_json(data)
-    else:
+    if reply is None:
         outcome = store().add(scope, body, tag, matcher=matcher_for(settings()), dry_run=dry_run)
-        data = {"dry_run": dry_run, **outcome.as_json()}
-        text_out = _describe(outcome)
+        reply = outcome.as_json()
     if as_json:
-        emit_json(data)
+        emit_json({"dry_run": dry_run, **reply})
     else:
-        click.echo(("(dry run) " if dry_run else "") + text_out)
+        click.echo(("(dry run) " if dry_run else "") + describe(reply))
 
 
 @click.command()
@@ -261,22 +216,7 @@ def flush(
         keep_checkpoints=keep_checkpoints,
         matcher=matcher_for(settings()),
     )
-    if as_json:
-        emit_json(
-            {
-                "skill": skill,
-                "found": result.found,
-                "stored": [outcome.as_json() for outcome in result.outcomes],
-                "cleared_checkpoints": result.cleared_checkpoints,
-            }
-        )
-        return
-    if not result.outcomes:
-        click.echo(f"no lessons found under a lessons/takeaways/insights heading for {skill}")
-    for outcome in result.outcomes:
-        click.echo(_describe(outcome))
-    if result.cleared_checkpoints:
-        click.echo(f"cleared {result.cleared_checkpoints} checkpoint notes")
+    report_flush(skill, result, as_json)
 
 
 @click.command()

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import fcntl
 import hashlib
 import json
 import os
@@ -55,7 +54,7 @@ from memory.distill import (
     session_query,
 )
 from memory.errors import InvalidInput, InvalidLesson, LockTimeout, SkillMemoryError
-from memory.files import locked, read_text, write_atomic
+from memory.files import hold_lock, locked, read_text, write_atomic
 from memory.lesson import Lesson, new_lesson
 from memory.redact import redact, redact_obj
 from memory.sessions import (
@@ -673,22 +672,8 @@ def skill_uses(digest: SessionDigest) -> dict[str, int]:
 def run_lock(settings: Settings, wait: float = LOCK_WAIT) -> Iterator[None]:
     """Hold `<home>/run/distill.lock` (one distillation per home at a time), waiting `wait` s."""
     os.makedirs(settings.run_dir, mode=0o700, exist_ok=True)
-    fd = os.open(os.path.join(settings.run_dir, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise LockTimeout(
-                        f"another distillation held {LOCK_FILE} for {wait:.0f} s"
-                    ) from None
-                time.sleep(0.1)
+    with hold_lock(os.path.join(settings.run_dir, LOCK_FILE), wait, what="the distill lock"):
         yield
-    finally:
-        os.close(fd)
 
 
 def utc_day() -> str:

@@ -27,8 +27,15 @@ def lock_path(path: str) -> str:
 @contextlib.contextmanager
 def locked(path: str, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
     """Hold the exclusive lock of `path` (creating its folder) for the duration of the block."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o600)
+    with hold_lock(lock_path(path), timeout, what=path):
+        yield
+
+
+@contextlib.contextmanager
+def hold_lock(lock_file: str, timeout: float, what: str | None = None) -> Iterator[None]:
+    """Hold an exclusive flock on `lock_file`, waiting up to `timeout` s (LockTimeout after)."""
+    os.makedirs(os.path.dirname(lock_file), exist_ok=True)
+    fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         deadline = time.monotonic() + timeout
         delay = 0.001
@@ -38,7 +45,9 @@ def locked(path: str, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    raise LockTimeout(f"could not lock {path} within {timeout:.0f} s") from None
+                    raise LockTimeout(
+                        f"could not lock {what or lock_file} within {timeout:.0f} s"
+                    ) from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.05)
         yield

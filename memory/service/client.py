@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import socket
-import sys
 import time
 
 from memory.service.protocol import (
@@ -97,36 +96,10 @@ def _retire_stale(home: str, timeout: float) -> None:
 
 
 def start_detached(home: str, module: str, python: str | None = None) -> int | None:
-    """Spawn `python -m <module>` (a service entry point) for this home, detached.
+    """Spawn the service entry point `module` for this home, detached; its pid or None."""
+    from memory.spawn import spawn_module
 
-    Returns the pid, or None when it could not be spawned.
-    """
     os.makedirs(run_dir(home), mode=0o700, exist_ok=True)
     env = dict(os.environ)
     env["AI_MEMORY_HOME"] = home
-    log_dir = os.path.join(home, "logs")
-    os.makedirs(log_dir, exist_ok=True)
-    out = os.open(
-        os.path.join(log_dir, "service.out"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600
-    )
-    try:
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        try:
-            actions = [
-                (os.POSIX_SPAWN_DUP2, devnull, 0),
-                (os.POSIX_SPAWN_DUP2, out, 1),
-                (os.POSIX_SPAWN_DUP2, out, 2),
-            ]
-            return os.posix_spawn(
-                python or sys.executable,
-                [python or sys.executable, "-m", module],
-                env,
-                file_actions=actions,
-                setsid=True,
-            )
-        finally:
-            os.close(devnull)
-    except OSError:
-        return None
-    finally:
-        os.close(out)
+    return spawn_module(module, [], env, os.path.join(home, "logs", "service.out"), python)
