@@ -19,7 +19,7 @@ It prints figures, it asserts nothing. Three parts:
    random unit vectors (clustered per skill, like real embeddings) and the product's own
    `MemoryIndex.sync` writes the rows through `LessonIndex.replace_sources`, so the sync state
    on disk is what the product would have; `LessonIndex.optimize()` then builds the BTree and
-   (from `ANN_MIN_ROWS` rows) the IVF-PQ index.
+   (from `ANN_MIN_ROWS` rows) the IVF-SQ vector index.
 3. **Where the search time goes** at the largest size (every phase of `Retriever.search` and
    `Retriever.inject`), and variants of the candidate query timed interleaved on the same
    queries, each with its recall against exact search: the index flag cached,
@@ -29,7 +29,7 @@ It prints figures, it asserts nothing. Three parts:
 
 With `--json` the human-readable report goes to stderr and a JSON document to stdout.
 `--keep DIR` keeps the generated homes; with `--reuse` a later run searches them again
-instead of rebuilding (building 100k lessons includes minutes of IVF-PQ training). The
+instead of rebuilding (building 100k lessons includes the vector index training). The
 machine is usually shared: the CPU count and load average are printed with the figures.
 """
 
@@ -528,7 +528,7 @@ REINDEX_PHASES: list[tuple[object, str, str]] = [
     (LessonIndex, "_arrow", "Arrow conversion of rows"),
     (LessonIndex, "replace_sources", "LanceDB: delete + add rows"),
     (LessonIndex, "optimize", "LanceDB: compaction + cleanup"),
-    (LessonIndex, "ensure_indexes", "LanceDB: build BTree / IVF-PQ indexes"),
+    (LessonIndex, "ensure_indexes", "LanceDB: build BTree / vector indexes"),
     (LessonIndex, "load_state", "sync state read"),
     (LessonIndex, "save_state", "sync state write"),
 ]
@@ -742,7 +742,7 @@ def build_search_home(
         f"  {'reused' if build.get('reused') else 'built'}: {build['rows']} rows in "
         f"{len(corpus) - 1} skills + global; sync (parse + replace_sources) "
         f"{build['sync_s']:.1f} s; optimize {build['optimize_s']:.1f} s, of which BTree "
-        f"{build['btree_s']:.1f} s and IVF-PQ {build['ann_s']:.1f} s; indexes "
+        f"{build['btree_s']:.1f} s and vector index {build['ann_s']:.1f} s; indexes "
         f"{', '.join(build['indexes'])}; on disk {build['index_bytes'] / 2**20:.1f} MiB"
     )
     return SearchHome(size, settings, corpus, embedder, tasks, task_vectors, build)
