@@ -148,30 +148,32 @@ class Retriever:
     # ---- candidates ---------------------------------------------------------------------
     def candidates(self, skill: str | None) -> ScopeCandidates:
         """The scope's lessons and vectors, synced with its markdown first."""
-        import numpy as np
-
-        from memory import lexical
-        from memory.ranking import hubness
-
         self.memory.sync([skill])
         scope = scope_of(skill)
         key = self.memory.index.load_state().fingerprints.get(self._path_for(skill), {}).get("sha")
         cached = self._scopes.get(scope)
         if cached is not None and cached[0] == key and key is not None:
             return cached[1]
-        rows, vectors = self.memory.index.scope_rows([scope])
+        candidates = self._prepare(*self.memory.index.scope_rows([scope]))
+        self._scopes[scope] = (key, candidates)
+        return candidates
+
+    def _prepare(self, rows: list[Row], vectors: np.ndarray) -> ScopeCandidates:
+        """Rows and vectors with what ranking needs precomputed (hubness, tokens, ages)."""
+        import numpy as np
+
+        from memory import lexical
+        from memory.ranking import hubness
+
         month = self.store.month()
-        lessons = [row_to_lesson(row) for row in rows]
-        candidates = ScopeCandidates(
+        return ScopeCandidates(
             rows=rows,
-            lessons=lessons,
+            lessons=[row_to_lesson(row) for row in rows],
             vectors=vectors,
             hub=hubness(vectors, self.weights.hub_k) if len(rows) else np.zeros(0),
             tokens=[lexical.tokenize(f"{row.tag} {row.text}") for row in rows],
             ages=np.asarray([age_in_months(row.month or None, month) for row in rows], dtype=float),
         )
-        self._scopes[scope] = (key, candidates)
-        return candidates
 
     def _path_for(self, skill: str | None) -> str:
         source = self.memory.source(skill)
@@ -208,10 +210,7 @@ class Retriever:
 
     def rank_all(self, task: Task) -> Ranked:
         """Rank lessons of every scope: nearest candidates by cosine, then the full formula."""
-        import numpy as np
-
-        from memory import lexical
-        from memory.ranking import ALL_SKILLS_CANDIDATES, hubness
+        from memory.ranking import ALL_SKILLS_CANDIDATES
 
         now = time.monotonic()
         if now - self._all_checked > ALL_SCOPES_RECHECK:
@@ -219,16 +218,7 @@ class Retriever:
             self._all_checked = now
         vector = self.task_vector(task_list(task))
         rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
-        month = self.store.month()
-        candidates = ScopeCandidates(
-            rows=rows,
-            lessons=[row_to_lesson(row) for row in rows],
-            vectors=vectors,
-            hub=hubness(vectors, self.weights.hub_k) if len(rows) else np.zeros(0),
-            tokens=[lexical.tokenize(f"{row.tag} {row.text}") for row in rows],
-            ages=np.asarray([age_in_months(row.month or None, month) for row in rows], dtype=float),
-        )
-        return self._ranked(candidates, task)
+        return self._ranked(self._prepare(rows, vectors), task)
 
     # ---- the two products ---------------------------------------------------------------
     def inject(
