@@ -39,7 +39,10 @@ def flush_distilled(
     session = session_file or (latest_rollout(config) if session_ref == "latest" else None)
     if not distill:
         if session is None:
-            raise InvalidInput("without --distill, flush_distilled reads a session")
+            raise InvalidInput(
+                "without --distill, flush reads lessons from --summary-file, --session-file, "
+                "--stdin or --session latest: give one of them"
+            )
         _flush_sections(skill, session, max_lessons, include_checkpoints, keep_checkpoints, as_json)
         return
     from memory.distill_worker import DistillFailed, distill_session, distill_summary
@@ -58,7 +61,7 @@ def flush_distilled(
     else:
         # A summary, or a session file in neither agent's format: its text is the material.
         notes = [n.note for n in store().checkpoints(skill)] if include_checkpoints else []
-        text = _summary_text(summary_file or session, from_stdin)
+        text = read_summary(summary_file or session, from_stdin)
         result = distill_summary(config, skill, text, notes=notes, per_skill=max_lessons)
     if result.status != "stored":
         raise DistillFailed(f"distillation {result.status}: {result.reason}")
@@ -115,18 +118,29 @@ def _session_id(path: str) -> str | None:
     return digest.session_id or "file-" + os.path.basename(path)
 
 
-def _summary_text(path: str | None, from_stdin: bool) -> str:
-    """The summary from stdin or a file (the string values of a .json/.jsonl file)."""
+def read_summary(path: str | None, from_stdin: bool = False) -> str:
+    """A summary from a file or stdin (the string values of a .json/.jsonl file).
+
+    The one reader of `flush` summaries: more than MAX_SUMMARY_BYTES is refused, not cut.
+    """
     from memory.sections import session_text
 
-    if from_stdin:
-        return sys.stdin.read()
+    where = "standard input" if from_stdin else str(path)
     try:
-        with open(path or "", encoding="utf-8", errors="replace") as handle:
-            raw = handle.read(MAX_SUMMARY_BYTES)
+        if from_stdin:
+            raw = sys.stdin.buffer.read(MAX_SUMMARY_BYTES + 1)
+        else:
+            with open(path or "", "rb") as handle:
+                raw = handle.read(MAX_SUMMARY_BYTES + 1)
     except OSError as error:
-        raise InvalidInput(f"cannot read {path}: {error.strerror}") from None
-    return session_text(raw, os.path.basename(path or ""))
+        raise InvalidInput(f"cannot read {where}: {error.strerror}") from None
+    if len(raw) > MAX_SUMMARY_BYTES:
+        raise InvalidInput(
+            f"the summary in {where} is over {MAX_SUMMARY_BYTES // 1_000_000} MB; "
+            "pass only the part with the lessons"
+        )
+    text = raw.decode("utf-8", errors="replace")
+    return text if from_stdin else session_text(text, os.path.basename(path or ""))
 
 
 def _flush_sections(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
@@ -18,7 +17,6 @@ from cli.common import (
 )
 from cli.report import describe, report_flush
 from memory.errors import InvalidInput
-from memory.inject import Hit
 from memory.skill_names import validate_skill
 
 
@@ -79,8 +77,8 @@ def show(skill: str | None, is_global: bool, raw: bool, as_json: bool) -> None:
             }
         )
         return
-    if raw:
-        click.echo(doc.render(), nl=False)
+    if raw:  # bytes: a line that is not UTF-8 comes out as stored, whatever the locale
+        click.echo(doc.render().encode("utf-8", "surrogateescape"), nl=False)
         return
     entries = doc.entries()
     if not entries:
@@ -197,16 +195,17 @@ def flush(
             as_json=as_json,
         )
         return
-    if from_stdin:
-        text = sys.stdin.read()
-    else:
-        path = summary_file or session_file or ""
+    if session_file:
         try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
+            with open(session_file, encoding="utf-8", errors="replace") as handle:
                 raw = handle.read()
         except OSError as error:
-            raise InvalidInput(f"cannot read {path}: {error.strerror}") from None
-        text = session_text(raw, os.path.basename(path)) if session_file else raw
+            raise InvalidInput(f"cannot read {session_file}: {error.strerror}") from None
+        text = session_text(raw, os.path.basename(session_file))
+    else:
+        from cli.distill import read_summary
+
+        text = read_summary(summary_file, from_stdin)
     result = flush_explicit(
         store(),
         skill,
@@ -231,6 +230,7 @@ def flush(
 @json_option
 def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_json: bool) -> None:
     """Print the lessons worth knowing before using SKILL, ranked for --task."""
+    from cli.search import echo_notices
     from memory.retrieve import inject_for
 
     validate_skill(skill)
@@ -239,11 +239,14 @@ def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_js
         reply = via_service(
             "inject", {"skill": skill, "task": task, "top": top, "include_global": not no_global}
         )
-    data = (
-        reply
-        if reply is not None
-        else inject_for(settings(), skill, task, top=top, include_global=not no_global).as_json()
-    )
+    if reply is not None:
+        data = reply
+    else:
+        injection, notices = inject_for(
+            settings(), skill, task, top=top, include_global=not no_global
+        )
+        echo_notices(notices)
+        data = injection.as_json()
     if as_json:
         emit_json(data)
     elif data.get("text"):
@@ -277,11 +280,6 @@ def import_legacy(dry_run: bool, as_json: bool) -> None:
         click.echo(f"no legacy KNOWLEDGE.md files under {settings().legacy_dir}")
     for r in results:
         click.echo(f"{r.skill}: {r.copied} copied, {r.already_present} already present")
-
-
-def hits_json(hits: list[Hit]) -> list[dict[str, object]]:
-    """Hits as JSON records."""
-    return [hit.as_json() for hit in hits]
 
 
 COMMANDS = (add, show, list_skills, checkpoint, flush, inject, import_legacy)

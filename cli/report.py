@@ -20,6 +20,11 @@ def describe(outcome: Mapping[str, object]) -> str:
             "" if similarity is None else f", similarity {similarity:.2f}"
         )
         line = f"merged into {lesson['id']} ({how}); HIT is now {lesson['hits']}"
+        folded = outcome.get("merged_wording")
+        if folded is not None:
+            archived = outcome.get("archived_to")
+            line += f"\n  kept:      {lesson['text']}\n  folded in: {folded}"
+            line += f"\n  (the folded-in wording is kept in {archived})" if archived else ""
     else:
         line = f"added {lesson['id']}: [{lesson['tag']}] {lesson['text']}"
         if similarity is not None:

@@ -5,6 +5,11 @@ the pair rule of `memory.dedup_rules` on the nearest lessons by cosine (plain te
 embeddings, the scale the thresholds were calibrated on): MERGE merges (HIT + 1, clearer
 wording, month refreshed), GREY asks the judge ("same lesson?") when one is configured and
 adds when there is none or it fails, ADD adds. Nothing is ever dropped on a doubt.
+
+`Store.add` calls the matcher with no lock held and may call it again when the skill changed
+meanwhile, so vectors and judge verdicts are cached by text: a second call embeds only the
+lessons it has not seen and asks the judge nothing twice. The model loads on the first
+embedding, so an empty skill or an exact repeat never loads it.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ class SemanticMatcher:
         self.judge = judge
         self.thresholds = thresholds
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._verdicts: dict[tuple[str, str], bool | None] = {}
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
@@ -58,6 +64,14 @@ class SemanticMatcher:
         while len(self._vectors) > VECTOR_CACHE:
             self._vectors.popitem(last=False)
         return np.stack([self._vectors[t] for t in texts])
+
+    def _ask_judge(self, judge: Judge, existing: str, candidate: str) -> bool | None:
+        key = (existing, candidate)
+        if key not in self._verdicts:
+            if len(self._verdicts) >= VECTOR_CACHE:
+                self._verdicts.clear()
+            self._verdicts[key] = judge(existing, candidate)
+        return self._verdicts[key]
 
     def __call__(self, existing: Sequence[Lesson], candidate: Lesson) -> Match:
         exact = exact_matcher(existing, candidate)
@@ -82,7 +96,7 @@ class SemanticMatcher:
                 grey_reason = "grey-band, no judge"
                 continue
             # one judge call per candidate: the nearest grey-band lesson is the likeliest twin
-            verdict = self.judge(target.text, candidate.text)
+            verdict = self._ask_judge(self.judge, target.text, candidate.text)
             if verdict:
                 wording = clearer_wording(target.text, candidate.text)
                 return Match(target.id, "judge:same", decision.similarity, wording)
@@ -93,7 +107,10 @@ class SemanticMatcher:
 
 
 def matcher_for(settings: Settings, judge: Judge | None = None) -> Matcher:
-    """The matcher `add` and `flush` use: semantic with the configured embedding model."""
+    """The matcher `add` and `flush` use: semantic with the configured embedding model.
+
+    Nothing loads here: the model loads on the first embedding the matcher needs.
+    """
     from models.embedders import load_embedder
 
     return SemanticMatcher(load_embedder(settings.embed_model, settings.device), judge)

@@ -25,9 +25,13 @@ def lock_path(path: str) -> str:
 
 
 @contextlib.contextmanager
-def locked(path: str, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
-    """Hold the exclusive lock of `path` (creating its folder) for the duration of the block."""
-    with hold_lock(lock_path(path), timeout, what=path):
+def locked(path: str, timeout: float | None = None) -> Iterator[None]:
+    """Hold the exclusive lock of `path` (creating its folder) for the duration of the block.
+
+    Waits up to `timeout` s (default LOCK_TIMEOUT_SECONDS), then raises LockTimeout.
+    """
+    wait = LOCK_TIMEOUT_SECONDS if timeout is None else timeout
+    with hold_lock(lock_path(path), wait, what=path):
         yield
 
 
@@ -46,7 +50,8 @@ def hold_lock(lock_file: str, timeout: float, what: str | None = None) -> Iterat
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     raise LockTimeout(
-                        f"could not lock {what or lock_file} within {timeout:.0f} s"
+                        f"{what or lock_file} is busy: another process held its lock for "
+                        f"{timeout:g} s, so nothing was written to it; run the same command again"
                     ) from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.05)

@@ -2,6 +2,8 @@
 
 Markdown is the source of truth. Reads never create anything; every write takes the
 file's lock, re-reads, changes, evicts over the limit, and replaces the file atomically.
+No lock is held while a matcher decides (it may load a model, embed or ask an LLM): `add`
+decides on the lessons as read and replays the decision under the lock.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 
 from memory import knowledge_files
+from memory.archive import ArchivedLesson, append_archive
 from memory.config import Settings
 from memory.errors import InvalidLesson
 from memory.eviction import to_evict
@@ -43,6 +47,8 @@ class Match:
 
 
 Matcher = Callable[[Sequence[Lesson], Lesson], Match]
+# How many times `Store.add` decides (outside the lock) before it settles for exact matching.
+MAX_DECISIONS = 4
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,14 @@ class AddOutcome:
     similarity: float | None = None
     merged_from: Lesson | None = None
     evicted: tuple[Lesson, ...] = ()
+    # a merge: the wording that is no longer in KNOWLEDGE.md, and the archive that keeps it
+    folded: tuple[Lesson, ...] = ()
+    archived_to: str | None = None
+
+    @property
+    def merged_wording(self) -> str | None:
+        """The wording a merge folded in and did not keep (the new one's first), or None."""
+        return self.folded[0].text if self.folded else None
 
     def as_json(self) -> dict[str, object]:
         """The outcome as a JSON record."""
@@ -64,6 +78,8 @@ class AddOutcome:
             "similarity": None if self.similarity is None else round(self.similarity, 4),
             "lesson": self.lesson.as_json(),
             "merged_into": self.merged_from.id if self.merged_from else None,
+            "merged_wording": self.merged_wording,
+            "archived_to": self.archived_to,
             "evicted": [lesson.as_json() for lesson in self.evicted],
         }
 
@@ -106,6 +122,60 @@ def exact_matcher(existing: Sequence[Lesson], candidate: Lesson) -> Match:
         if normalize_for_id(lesson.text) == wanted:
             return Match(lesson.id, "exact", 1.0, lesson.text)
     return Match(None, "new")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A matcher's verdict and the ids of the lessons it was made against."""
+
+    match: Match
+    seen: frozenset[str]
+
+
+class _Stale(Exception):
+    """The lessons changed since the decision in a way that needs a new one."""
+
+
+def decide(matcher: Matcher | None, lessons: Sequence[Lesson], candidate: Lesson) -> Decision:
+    """The matcher's verdict on the candidate against these lessons (no matcher: new)."""
+    match = matcher(lessons, candidate) if matcher is not None else Match(None, "new")
+    return Decision(match, frozenset(lesson.id for lesson in lessons))
+
+
+def replay(
+    decision: Decision, candidate: Lesson, current: Sequence[Lesson], *, exact_only: bool = False
+) -> Match:
+    """`decision` on the lessons as they are now, without calling the matcher again.
+
+    An exact-text twin wins (as in every matcher); a merge holds while its target exists;
+    "new" holds while no lesson appeared that the decision did not see. Otherwise `_Stale`,
+    or with `exact_only` (the last resort) the candidate is added.
+    """
+    exact = exact_matcher(current, candidate)
+    target = decision.match.target_id
+    if exact.target_id is not None and exact.target_id != target:
+        return exact
+    if target is not None and any(lesson.id == target for lesson in current):
+        return decision.match
+    if not exact_only and (
+        target is not None or any(lesson.id not in decision.seen for lesson in current)
+    ):
+        raise _Stale
+    if target is not None:
+        return Match(None, "merge target changed meanwhile")
+    return decision.match
+
+
+def folded_wording(kept: str, candidate: Lesson, target: Lesson) -> tuple[Lesson, ...]:
+    """The merged lessons whose wording is not `kept` (the candidate first), redacted."""
+    seen = {normalize_for_id(kept)}
+    folded: list[Lesson] = []
+    for lesson in (candidate, target):
+        text = redact(lesson.text)
+        if normalize_for_id(text) not in seen:
+            seen.add(normalize_for_id(text))
+            folded.append(replace(lesson, text=text))
+    return tuple(folded)
 
 
 @dataclass
@@ -197,7 +267,7 @@ class Store:
     ) -> tuple[KnowledgeDoc, list[Lesson]]:
         """Lock, re-read, apply `change`, evict over the limit, write atomically.
 
-        Returns the document as written and the lessons eviction removed.
+        Returns the document as written and the lessons eviction removed (and archived).
         """
         path = self.knowledge_path(skill)
         with locked(path):
@@ -206,7 +276,12 @@ class Store:
             change(doc)
             evicted = self._evict(doc)
             if doc.render() != before:
-                doc.touch(self.now().strftime("%Y-%m-%d"))
+                today = self.now().strftime("%Y-%m-%d")
+                if evicted:  # nothing leaves the memory silently: evicted lessons are archived
+                    reason = f"evicted: over the limit of {self.limit(skill)} lessons"
+                    items = [ArchivedLesson(lesson, reason, today) for lesson in evicted]
+                    append_archive(self.settings, skill, items)
+                doc.touch(today)
                 write_atomic(path, doc.render())
         return doc, evicted
 
@@ -219,33 +294,33 @@ class Store:
         matcher: Matcher | None = exact_matcher,
         dry_run: bool = False,
     ) -> AddOutcome:
-        """Add one lesson, or merge it into the lesson it restates (HIT + 1)."""
+        """Add one lesson, or merge it into the lesson it restates (HIT + 1).
+
+        The matcher may load a model, embed or ask an LLM, so it runs with no lock held,
+        on the lessons as read; under the lock the decision is replayed on the lessons as
+        they are then (`replay`), and made again outside the lock when they changed in a
+        way that matters. `matcher=None` adds without looking for a twin.
+        """
         if skill is not None:
             validate_skill(skill)
         candidate = new_lesson(redact(clean_text(text)), skill=skill, month=self.month(), tag=tag)
-        outcomes: list[AddOutcome] = []
-
-        def change(doc: KnowledgeDoc) -> None:
-            match = matcher(doc.lessons(), candidate) if matcher is not None else Match(None, "new")
-            entry = doc.find(match.target_id) if match.target_id is not None else None
-            if entry is not None:
-                wording = redact(match.text) if match.text else entry.lesson.text
-                merged = entry.lesson.confirmed(self.month(), text=wording)
-                if not dry_run:
-                    doc.set_lesson(entry, merged)
-                outcomes.append(
-                    AddOutcome("merged", merged, match.reason, match.similarity, entry.lesson)
-                )
-            else:
-                if not dry_run:
-                    doc.append(candidate)
-                outcomes.append(AddOutcome("added", candidate, match.reason, match.similarity))
-
         if dry_run:
-            change(self.read(skill))
-            return outcomes[0]
-        _, evicted = self.update(skill, change)
-        return replace(outcomes[0], evicted=tuple(evicted))
+            doc = self.read(skill)
+            return self._apply(doc, candidate, decide(matcher, doc.lessons(), candidate).match)
+        if matcher is None or matcher is exact_matcher:
+            # deciding is a text comparison: decide under the lock, on the lessons as they are
+            return self._commit(skill, candidate, lambda now: decide(matcher, now, candidate).match)
+        decision = None
+        for _ in range(MAX_DECISIONS):
+            decision = decide(matcher, self.lessons(skill), candidate)  # no lock held
+            try:
+                return self._commit(skill, candidate, partial(replay, decision, candidate))
+            except _Stale:
+                continue
+        # The file changed under every decision: keep the last one as far as it still holds,
+        # with exact-text matching only. The lesson is never lost.
+        assert decision is not None
+        return self._commit(skill, candidate, partial(replay, decision, candidate, exact_only=True))
 
     def checkpoint(self, skill: str, note: str) -> Checkpoint:
         """Append a raw note to the skill's CHECKPOINTS.md."""
@@ -289,6 +364,45 @@ class Store:
         return removed
 
     # ---- internals ---------------------------------------------------------------------
+    def _commit(
+        self, skill: str | None, candidate: Lesson, resolve: Callable[[Sequence[Lesson]], Match]
+    ) -> AddOutcome:
+        """Under the lock: resolve the match on the lessons as they are, apply it, write.
+
+        The wording a merge does not keep goes to ARCHIVE.md before KNOWLEDGE.md is
+        replaced, so a crash in between loses nothing.
+        """
+        outcomes: list[AddOutcome] = []
+
+        def change(doc: KnowledgeDoc) -> None:
+            outcome = self._apply(doc, candidate, resolve(doc.lessons()), write=True)
+            if outcome.folded:
+                reason = f"merged into {outcome.lesson.id}"
+                today = self.now().strftime("%Y-%m-%d")
+                items = [ArchivedLesson(lesson, reason, today) for lesson in outcome.folded]
+                outcome = replace(outcome, archived_to=append_archive(self.settings, skill, items))
+            outcomes.append(outcome)
+
+        _, evicted = self.update(skill, change)
+        return replace(outcomes[0], evicted=tuple(evicted))
+
+    def _apply(
+        self, doc: KnowledgeDoc, candidate: Lesson, match: Match, *, write: bool = False
+    ) -> AddOutcome:
+        """The outcome of `match` on `doc`; with `write`, `doc` is changed accordingly."""
+        entry = doc.find(match.target_id) if match.target_id is not None else None
+        if entry is None:
+            if write:
+                doc.append(candidate)
+            return AddOutcome("added", candidate, match.reason, match.similarity)
+        target = entry.lesson
+        wording = redact(match.text) if match.text else target.text
+        merged = target.confirmed(self.month(), text=wording)
+        if write:
+            doc.set_lesson(entry, merged)
+        folded = folded_wording(wording, candidate, target)
+        return AddOutcome("merged", merged, match.reason, match.similarity, target, folded=folded)
+
     def _evict(self, doc: KnowledgeDoc) -> list[Lesson]:
         entries = doc.entries()
         doomed = [

@@ -67,6 +67,19 @@ def test_eviction_ties_drop_the_earlier_entry(env: dict[str, str]) -> None:
     assert [lesson.text for lesson in outcome.evicted] == ["first"]
 
 
+def test_evicted_lessons_are_archived_not_lost(env: dict[str, str]) -> None:
+    from memory.archive import read_archive
+
+    settings = Settings({**env, "SKILL_MAX": "2"})
+    store = Store(settings, now=lambda: datetime(2026, 11, 1))
+    for text in ("first", "second", "third"):
+        store.add("demo", text)
+    archived = read_archive(settings, "demo")
+    assert [item.lesson.text for item in archived] == ["first"]
+    assert archived[0].reason == "evicted: over the limit of 2 lessons"
+    assert archived[0].date == "2026-11-01"
+
+
 def test_global_scope_and_limit(env: dict[str, str]) -> None:
     store = Store(Settings({**env, "GLOBAL_MAX": "1"}))
     store.add(None, "principle one")
