@@ -1,9 +1,11 @@
 """Install and remove the Codex CLI integration: hooks in hooks.json, a block in AGENTS.md.
 
 `$CODEX_HOME/hooks.json` gets one handler per event (SessionStart, UserPromptSubmit,
-PostToolUse, Stop) running the shared hook shims in `hooks/bin/` with this interpreter. Our
-handlers are the ones whose command ends with the shell comment `# fireworks-skill-memory`
-(Codex runs hook commands through a shell, so the comment is inert). `$CODEX_HOME/AGENTS.md`
+PostToolUse, Stop) running the shared hook shims in `hooks/bin/` with this interpreter and
+`-E` (hooks.install.hook_command says why). Our handlers are the ones whose command ends with
+the shell comment `# fireworks-skill-memory` (Codex runs hook commands through a shell, so the
+comment is inert), whatever interpreter, flags or path wrote them: a reinstall replaces the
+commands of earlier versions (`<python> <shim>`) in place. `$CODEX_HOME/AGENTS.md`
 gets a short block between HTML-comment markers telling the agent when to call `inject`,
 `checkpoint` and `flush`.
 
@@ -123,9 +125,12 @@ def shim_dir() -> str:
 
 
 def hook_command(spec: HookSpec, python: str | None = None, shims: str | None = None) -> str:
-    """The shell command Codex runs for `spec`, ending with our marker comment."""
+    """The shell command Codex runs for `spec` (`<python> -E <shim>`), ending with our marker."""
+    from hooks.install import PYTHON_FLAGS
+
     shim = os.path.join(shims or shim_dir(), spec.shim)
-    return f"{shlex.quote(python or sys.executable)} {shlex.quote(shim)} {MARKER}"
+    interpreter = shlex.quote(python or sys.executable)
+    return f"{interpreter} {PYTHON_FLAGS} {shlex.quote(shim)} {MARKER}"
 
 
 def skill_memory_command(python: str | None = None) -> str:

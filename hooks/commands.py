@@ -150,6 +150,7 @@ def _file_lines(entry: dict[str, Any]) -> list[str]:
             matcher = f" [{handler['matcher']}]" if handler.get("matcher") else ""
             health = "ok" if handler["paths_exist"] else "MISSING PATH"
             origin = "" if handler["this_installation"] else " (another installation)"
+            origin += "" if handler["up_to_date"] else " (an earlier version's command: reinstall)"
             lines.append(f"  {event}{matcher}: {handler['script']} {health}{origin}")
     if entry["missing"] and events:
         lines.append(f"  missing: {', '.join(entry['missing'])}")

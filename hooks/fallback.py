@@ -1,15 +1,21 @@
 """In-process ranking for a hook when the service cannot answer in time.
 
-Lexical (BM25 over `tag text`, idf from the skill's own lessons) plus the bounded HIT/age
-order to break ties, straight from the markdown. Coarser than the semantic ranking, so
-it injects fewer lessons and only on a clear word match. Standard library only.
+Lexical: BM25 over `tag text` with idf from the skill's own lessons, taken in the no-task
+order (`memory.prior.order_without_task`, the order every path uses without a task) so that
+equal scores keep that order. Without a task that order alone decides. Coarser than the
+semantic ranking, so it injects fewer lessons and only on a clear word match.
+
+It reads the skill's lessons from the per-skill lexical cache (`memory.lexical_cache`: one
+`open`, no markdown parsing) when it is fresh, else from the markdown. Standard library only,
+and none of `json`, `re`, `dataclasses` or `hashlib` on the cached path.
 """
 
 from __future__ import annotations
 
-import math
-
-from memory.config import Settings
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memory.config import Settings
+    from memory.lexical_cache import LessonRecord
 
 MIN_MATCH = 0.9  # BM25 / sqrt(query terms) of the best lesson needed to inject anything
 RELATIVE = 0.5  # others must score at least this share of the best
@@ -20,34 +26,48 @@ def lexical_injection(settings: Settings, skill: str, task: str, by: str) -> str
     """Rank the skill's lessons lexically for `task` and frame the best ones."""
     import time
 
-    from memory import lexical
-    from memory.inject import Hit, by_hits_and_age, frame
-    from memory.knowledge_files import read_doc
+    from memory.inject_text import bullet, fit
+    from memory.lexical_cache import skill_lessons
+    from memory.prior import months_between, order_without_task, prior_weights
     from memory.usage import record_injection
 
-    lessons = read_doc(settings, skill).lessons()
+    lessons = skill_lessons(settings, skill)
     if not lessons:
         return None
-    ordered = by_hits_and_age(lessons, time.strftime("%Y-%m"))
-    if not task.strip():
-        hits = ordered[: settings.inject_top]
-    else:
-        terms = list(dict.fromkeys(lexical.tokenize(task)))
-        scores = lexical.bm25_scores(
-            terms, [f"{h.lesson.tag or ''} {h.lesson.text}" for h in ordered]
+    today = time.strftime("%Y-%m")
+    ordered = [
+        lessons[i]
+        for i in order_without_task(
+            [lesson.hits for lesson in lessons],
+            [months_between(lesson.month, today) for lesson in lessons],
+            prior_weights(settings),
         )
-        scale = math.sqrt(len(terms)) or 1.0
-        best = max(scores, default=0.0) / scale
-        if best < MIN_MATCH:
-            return None
-        ranked = sorted(range(len(ordered)), key=lambda i: -scores[i])
-        hits = [
-            Hit(ordered[i].lesson, scores[i] / scale)
-            for i in ranked[:MAX_LESSONS]
-            if scores[i] / scale >= best * RELATIVE
-        ]
-    text, kept, _ = frame(
-        skill, hits, max_tokens=settings.inject_tokens, ranked_for_task=bool(task.strip())
+    ]
+    has_task = bool(task.strip())
+    chosen = _matching(ordered, task) if has_task else ordered[: settings.inject_top]
+    if not chosen:
+        return None
+    text, kept, _ = fit(
+        skill,
+        [bullet(lesson.id, lesson.tag, lesson.text) for lesson in chosen],
+        max_tokens=settings.inject_tokens,
+        ranked_for_task=has_task,
     )
-    record_injection(settings, skill, [hit.lesson.id for hit in kept], by)
+    record_injection(settings, skill, [lesson.id for lesson in chosen[:kept]], by)
     return text or None
+
+
+def _matching(ordered: list[LessonRecord], task: str) -> list[LessonRecord]:
+    """The few lessons that clearly share words with the task, best first (maybe none)."""
+    import math
+
+    from memory import lexical
+
+    terms = list(dict.fromkeys(lexical.tokenize(task)))
+    scores = lexical.bm25_scores(terms, doc_tokens=[lesson.tokens for lesson in ordered])
+    scale = math.sqrt(len(terms)) or 1.0
+    best = max(scores, default=0.0) / scale
+    if best < MIN_MATCH:
+        return []
+    ranked = sorted(range(len(ordered)), key=lambda i: -scores[i])
+    return [ordered[i] for i in ranked[:MAX_LESSONS] if scores[i] / scale >= best * RELATIVE]

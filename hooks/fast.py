@@ -1,10 +1,16 @@
 """The hot path of every hook: hand the raw payload to the warm service, print its answer.
 
-Imports only `os`, `sys`, `time` and the C `_socket` module: no json, no re, no enum.
-The payload bytes go to the service unparsed (`HOOK` frame, see memory.service.protocol);
-the service runs the hook's logic with the model and index warm and returns the exact
-stdout. When the service does not answer within the budget (down, warming, stale,
-slow), the hook's own in-process handler runs instead (`hooks.runtime`).
+Imports only `os`, `sys`, `time`, the C `_socket` module and three small standard-library-only
+modules of ours: `memory.config` (the memory home and `SKILL_MEMORY_HOOK_BUDGET_MS`, resolved
+in that one place) with `memory.errors`, and `memory.service.protocol`; no json, no re, no
+enum (tests/test_light_imports.py checks the in-process path likewise). The payload bytes
+go to the service unparsed (`HOOK` frame, see memory.service.protocol); the service runs the
+hook's logic with the model and index warm and returns the exact stdout. When the service
+does not answer within the budget (down, warming, stale, slow), the hook's own in-process
+handler runs instead (`hooks.runtime`).
+
+Whatever happens, `run` returns 0 and prints nothing but a whole answer: every failure,
+even one while logging the failure, ends in its outermost guard.
 """
 
 from __future__ import annotations
@@ -24,27 +30,8 @@ if TYPE_CHECKING:
 last_status = ""
 SERVICE_ALIVE = frozenset({"ok", "warming", "late"})
 
-HOOK_BUDGET_ENV = "SKILL_MEMORY_HOOK_BUDGET_MS"
-DEFAULT_BUDGET_MS = 150
 MAX_PAYLOAD = 8 * 1024 * 1024
 MAX_REPLY = 1024 * 1024
-
-
-def home() -> str:
-    """The memory home (same rules as memory.config.resolve_home, without importing it)."""
-    from memory.config import resolve_home
-
-    return resolve_home(os.environ)
-
-
-def budget_seconds() -> float:
-    """The hook's wait for the service, from SKILL_MEMORY_HOOK_BUDGET_MS."""
-    raw = os.environ.get(HOOK_BUDGET_ENV, "").strip()
-    try:
-        value = int(raw) if raw else DEFAULT_BUDGET_MS
-    except ValueError:
-        value = DEFAULT_BUDGET_MS
-    return max(1, value) / 1000.0
 
 
 def forward(event: str, payload: bytes, memory_home: str, budget: float) -> bytes | None:
@@ -124,6 +111,18 @@ def _recv(sock: Any, deadline: float) -> bytes:
     return data
 
 
+def emit(stdout: IO[str], data: bytes) -> None:
+    """Write a hook's whole answer: UTF-8 bytes, whatever the locale's encoding."""
+    buffer = getattr(stdout, "buffer", None)
+    if buffer is None:  # an in-memory stream (tests)
+        stdout.write(data.decode("utf-8", "replace"))
+        stdout.flush()
+        return
+    stdout.flush()
+    buffer.write(data)
+    buffer.flush()
+
+
 def run(
     event: str, handle: Body, stdin: IO[str], stdout: IO[str], forward_to_service: bool = True
 ) -> int:
@@ -137,21 +136,32 @@ def run(
         )
         if len(raw) > MAX_PAYLOAD:
             return 0
-        reply = forward(event, raw, home(), budget_seconds()) if forward_to_service else None
-        if reply is not None:
-            if reply:
-                stdout.write(reply.decode("utf-8", "replace"))
-                stdout.flush()
-            return 0
+        if forward_to_service:
+            from memory.config import load_settings
+
+            settings = load_settings()
+            reply = forward(event, raw, settings.home, settings.hook_budget_ms / 1000.0)
+            if reply is not None:
+                if reply:
+                    emit(stdout, reply)
+                return 0
         from hooks.runtime import run_payload
 
         return run_payload(event, handle, raw, stdout)
     except BaseException as error:  # noqa: BLE001 - a hook must never break the agent
         if not isinstance(error, KeyboardInterrupt):
-            from hooks.runtime import log_failure
-
-            log_failure(event)
+            _report(event)
         return 0
+
+
+def _report(event: str) -> None:
+    """Log the exception being handled; when even that fails, there is nowhere left to tell."""
+    try:
+        from hooks.runtime import log_failure
+
+        log_failure(event)
+    except BaseException:  # noqa: BLE001 - the hook's exit must not depend on its log
+        return
 
 
 def main_for(event: str, handle: Body, forward_to_service: bool = True) -> Any:

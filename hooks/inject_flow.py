@@ -4,6 +4,9 @@ Inside the warm service a ranker is installed (`use_ranker`) that ranks with the
 retriever as `skill-memory inject --task`. In a hook process the service did not
 answer, so the skill's markdown is ranked lexically (standard library only) and the
 service is started for the next call.
+
+The bookkeeping around an injection (the spawn stamp, the injection log, the session's
+`injected/` marks) is best effort: a home that cannot be written still gets its injection.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ def task_parts(settings: Settings, payload: dict[str, Any], extra: str | None = 
     prompts = state.prompts(2)
     if not prompts:
         path = payload.get("transcript_path")
-        if isinstance(path, str) and path:
+        if isinstance(path, str) and path and os.path.isfile(path):
             from memory.transcript_tail import latest_prompts
 
             prompts = latest_prompts(path, n=2)
@@ -90,21 +93,31 @@ def _records(value: object) -> list[dict[str, Any]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
-def ensure_service(settings: Settings, why: str = "") -> None:
-    """Start the service unless it is warming up or busy, or was started moments ago."""
+def ensure_service(settings: Settings, why: str = "") -> bool:
+    """Start the service unless it is warming up or busy, or was started moments ago.
+
+    True when a start was requested. Nothing is started when the spawn stamp cannot be
+    written: the service could not create its socket in that folder either.
+    """
     from hooks import fast
 
     if fast.last_status in fast.SERVICE_ALIVE:
-        return
+        return False
     stamp = os.path.join(settings.run_dir, "spawn.stamp")
     try:
         if time.time() - os.path.getmtime(stamp) < SPAWN_COOLDOWN:
-            return
+            return False
     except OSError:
         pass  # never spawned from here before
-    os.makedirs(settings.run_dir, mode=0o700, exist_ok=True)
-    with open(stamp, "w", encoding="utf-8") as handle:
-        handle.write(why[:200])
+    try:
+        os.makedirs(settings.run_dir, mode=0o700, exist_ok=True)
+        with open(stamp, "w", encoding="utf-8") as handle:
+            handle.write(why[:200])
+    except OSError:
+        return False
     from memory.service import client
 
-    client.start_detached(settings.home, module=SERVICE_MODULE)
+    try:
+        return client.start_detached(settings.home, module=SERVICE_MODULE) is not None
+    except OSError:
+        return False

@@ -1,10 +1,14 @@
 """Install, remove and inspect the Claude Code hooks in a settings.json (no click here).
 
 Each hook is one handler `{"type": "command", "command": ..., "timeout": N}` whose command
-is this installation's interpreter plus the absolute path of a shim in `hooks/bin/`, both
-shell-quoted, followed by the shell comment `# fireworks-skill-memory`. The comment is how
-our handlers are recognised, whatever interpreter or path installed them, so a reinstall
-replaces them instead of adding a second set.
+is this installation's interpreter, `-E`, and the absolute path of a shim in `hooks/bin/`
+(shell-quoted), followed by the shell comment `# fireworks-skill-memory`. `-E` ignores
+PYTHONPATH and running a script puts its own folder, not the agent's working directory,
+first on sys.path, so a `memory.py` or `hooks.py` of the agent's project cannot shadow ours;
+unlike `-I` it keeps the user site, so a `pip install --user` still works. The comment is how
+our handlers are recognised, whatever interpreter, flags or path installed them (earlier
+versions wrote `<python> <shim>` without `-E`), so a reinstall replaces them instead of
+adding a second set.
 
 Editing is a merge: every other key and every foreign hook stays where it was, and the
 file is re-serialised in its own style (indent, separators, ASCII escaping, trailing
@@ -93,10 +97,13 @@ def shim_path(spec: HookSpec) -> str:
     return os.path.join(SHIM_DIR, spec.script)
 
 
+PYTHON_FLAGS = "-E"  # see the module docstring: PYTHONPATH cannot shadow the shims' imports
+
+
 def hook_command(spec: HookSpec, python: str | None = None) -> str:
-    """The shell command written for a hook: interpreter, shim, marker comment."""
+    """The shell command written for a hook: interpreter, `-E`, shim, marker comment."""
     interpreter = os.path.abspath(python or sys.executable)
-    return f"{shlex.quote(interpreter)} {shlex.quote(shim_path(spec))} {MARKER}"
+    return f"{shlex.quote(interpreter)} {PYTHON_FLAGS} {shlex.quote(shim_path(spec))} {MARKER}"
 
 
 def hook_group(spec: HookSpec, python: str | None = None) -> dict[str, Any]:
@@ -116,12 +123,15 @@ def is_ours(handler: object) -> bool:
 
 
 def parse_command(command: str) -> tuple[str | None, str | None]:
-    """(interpreter, shim) of one of our commands; None for what cannot be parsed."""
+    """(interpreter, shim) of one of our commands, with or without interpreter flags."""
     try:
         words = shlex.split(command, comments=True)
     except ValueError:
         return None, None
-    return (words[0] if words else None), (words[1] if len(words) > 1 else None)
+    if not words:
+        return None, None
+    script = next((word for word in words[1:] if not word.startswith("-")), None)
+    return words[0], script
 
 
 # ---- reading and writing in the file's own style ----------------------------------------
@@ -551,7 +561,9 @@ def inspect_file(path: str, scope: str) -> dict[str, Any]:
     except (SettingsError, OSError) as error:
         return {**report, "exists": True, "error": str(error)}
     found = installed_events(current.data)
-    events = {event: [_describe(entry) for entry in entries] for event, entries in found.items()}
+    events = {
+        event: [_describe(entry, event) for entry in entries] for event, entries in found.items()
+    }
     foreign = _count_foreign(current.data)
     return {
         **report,
@@ -561,7 +573,7 @@ def inspect_file(path: str, scope: str) -> dict[str, Any]:
         "missing": [event for event in EVENTS if event not in found],
         "complete": all(event in found for event in EVENTS),
         "current": all(
-            entry["this_installation"] and entry["paths_exist"]
+            entry["this_installation"] and entry["paths_exist"] and entry["up_to_date"]
             for entries in events.values()
             for entry in entries
         )
@@ -570,8 +582,9 @@ def inspect_file(path: str, scope: str) -> dict[str, Any]:
     }
 
 
-def _describe(entry: Mapping[str, Any]) -> dict[str, Any]:
+def _describe(entry: Mapping[str, Any], event: str) -> dict[str, Any]:
     command = str(entry.get("command", ""))
+    expected = [hook_command(spec) for spec in HOOKS if spec.event == event]
     python, script = parse_command(command)
     python_ok = bool(python) and os.access(str(python), os.X_OK)
     script_ok = bool(script) and os.path.isfile(str(script))
@@ -590,6 +603,7 @@ def _describe(entry: Mapping[str, Any]) -> dict[str, Any]:
         "script_exists": script_ok,
         "paths_exist": python_ok and script_ok,
         "this_installation": here,
+        "up_to_date": command in expected,  # False for an earlier version's form (no -E)
     }
 
 

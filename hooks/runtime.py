@@ -3,12 +3,12 @@
 A hook's stdout is the protocol, so output is produced whole or not at all: the body
 returns the text and `run_payload` writes it once. Any failure (bad payload, bad settings,
 disk full, a bug) ends with exit 0, no output, and the traceback in the log file.
-Standard library only.
+Standard library only, and no `json` either (`memory.light_json`: same results, without the
+`re` import that `json` costs every hook process).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -29,8 +29,9 @@ def run_payload(event: str, body: Body, raw: bytes, stdout: IO[str]) -> int:
     try:
         output = handle_bytes(body, raw)
         if output:
-            stdout.write(output)
-            stdout.flush()
+            from hooks.fast import emit
+
+            emit(stdout, output.encode("utf-8"))
     except BaseException as error:  # noqa: BLE001 - the agent must never see a hook failure
         if not isinstance(error, KeyboardInterrupt):
             log_failure(event)
@@ -39,8 +40,10 @@ def run_payload(event: str, body: Body, raw: bytes, stdout: IO[str]) -> int:
 
 def handle_bytes(body: Body, raw: bytes) -> str | None:
     """The hook's stdout for a raw payload (None for anything that is not a JSON object)."""
+    from memory.light_json import loads
+
     try:
-        payload = json.loads(raw)
+        payload = loads(raw)
     except ValueError:
         return None
     if not isinstance(payload, dict):
@@ -52,7 +55,9 @@ def context_output(event: str, text: str | None) -> str | None:
     """The JSON that hands `text` to the model as additional context (None when empty)."""
     if not text:
         return None
-    return json.dumps(
+    from memory.light_json import dumps
+
+    return dumps(
         {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
         ensure_ascii=False,
     )
@@ -88,9 +93,14 @@ def log_note(message: str) -> None:
 
 
 def _log_path() -> str:
+    """The configured log file; with unusable settings, the default one of the memory home."""
     try:
-        from memory.config import load_settings
+        from memory.config import load_settings, resolve_home
+        from memory.errors import ConfigError
 
-        return load_settings().log_file
-    except Exception:  # noqa: BLE001 - bad settings must still leave a trace somewhere
+        try:
+            return load_settings().log_file
+        except ConfigError:  # say, SKILL_MAX=abc: the home itself still resolves
+            return os.path.join(resolve_home(), "logs", "skill-memory.log")
+    except Exception:  # noqa: BLE001 - a broken installation must still leave a trace somewhere
         return os.path.expanduser(FALLBACK_LOG)

@@ -2,7 +2,9 @@
 
 The service (memory.service.server) knows nothing of hooks; this entry point gives it
 a handler for forwarded hook calls that runs the same `handle(payload)` functions as
-the hook processes, with injection ranked by the service's warm retriever.
+the hook processes, with injection ranked by the service's warm retriever. It also keeps
+each injected skill's lexical cache fresh (`memory.lexical_cache`), so a hook that finds the
+service down ranks from that cache instead of parsing the markdown.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from hooks import inject_flow
 from hooks.dispatch import MODULES
 from hooks.runtime import handle_bytes
+from memory import lexical_cache
 from memory.config import Settings, load_settings
 from memory.service.server import Service, serve
 
@@ -37,6 +40,8 @@ class WarmRanker:
 
     def inject(self, skill: str, task_parts: list[str]) -> dict[str, Any]:
         result: dict[str, Any] = self.service.retriever.inject(skill, task_parts).as_json()
+        # the skill's lexical cache, for the hook's fallback while this service is down
+        lexical_cache.ensure_fresh(self.service.settings, skill)
         return result
 
     def prepare(self, task_parts: list[str]) -> None:

@@ -4,15 +4,16 @@ Everything is append-only or create-once, so concurrent hooks need no lock:
 - `prompts.jsonl`  one `{"t", "prompt"}` per user prompt (redacted, capped)
 - `seeds.jsonl`    one `{"t", "tool", "text"}` per captured error (redacted, <= 800 chars)
 - `injected/<skill dir>`  created once when a skill's lessons were injected
-Standard library only.
+Every write is best effort: on a home that cannot be written (read-only, full) the hook
+still does its job, it only remembers less. Standard library only (`memory.light_json`).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
+from memory.light_json import dumps, loads
 from memory.session_files import INJECTED_DIR, PROMPTS_FILE, SEEDS_FILE, session_folder
 
 PROMPT_CHARS = 4000
@@ -26,32 +27,40 @@ class SessionState:
     def __init__(self, sessions_dir: str, session_id: object) -> None:
         self.folder = session_folder(sessions_dir, session_id)
 
-    def _append(self, name: str, record: dict[str, object], cap: int | None = None) -> None:
+    def _append(self, name: str, record: dict[str, object], cap: int | None = None) -> bool:
+        """Append one JSON line; False when it was not written (capped, or not writable)."""
         if self.folder is None:
-            return
-        os.makedirs(self.folder, mode=0o700, exist_ok=True)
+            return False
         path = os.path.join(self.folder, name)
         if cap is not None:
             try:
                 if os.path.getsize(path) > cap:
-                    return
+                    return False
             except OSError:
                 pass  # not there yet
-        line = json.dumps(record, ensure_ascii=False) + "\n"
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        line = dumps(record, ensure_ascii=False) + "\n"
+        try:
+            os.makedirs(self.folder, mode=0o700, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except OSError:
+            return False
         try:
             os.write(fd, line.encode("utf-8", "surrogatepass"))
+        except OSError:
+            return False
         finally:
             os.close(fd)
+        return True
 
-    def add_prompt(self, prompt: str) -> None:
-        """Record a user prompt (the caller redacts it)."""
-        self._append(PROMPTS_FILE, {"t": round(time.time(), 3), "prompt": prompt[:PROMPT_CHARS]})
+    def add_prompt(self, prompt: str) -> bool:
+        """Record a user prompt (the caller redacts it); False when it was not written."""
+        record = {"t": round(time.time(), 3), "prompt": prompt[:PROMPT_CHARS]}
+        return self._append(PROMPTS_FILE, record)
 
-    def add_seed(self, tool: str, text: str) -> None:
+    def add_seed(self, tool: str, text: str) -> bool:
         """Record an error seed (the caller redacts it); the file is capped."""
         record = {"t": round(time.time(), 3), "tool": tool[:100], "text": text[:SEED_CHARS]}
-        self._append(SEEDS_FILE, record, cap=MAX_SEEDS_BYTES)
+        return self._append(SEEDS_FILE, record, cap=MAX_SEEDS_BYTES)
 
     def prompts(self, n: int = 2) -> list[str]:
         """The last n recorded prompts, oldest first."""
@@ -68,9 +77,10 @@ class SessionState:
         prompts = []
         for line in lines:
             try:
-                prompt = json.loads(line).get("prompt")
-            except (ValueError, AttributeError):
+                record = loads(line)
+            except ValueError:
                 continue
+            prompt = record.get("prompt") if isinstance(record, dict) else None
             if isinstance(prompt, str) and prompt:
                 prompts.append(prompt)
         return prompts
@@ -81,10 +91,17 @@ class SessionState:
             os.path.join(self.folder, INJECTED_DIR, skill_dir)
         )
 
-    def mark_injected(self, skill_dir: str) -> None:
-        """Note that a skill was injected (so a later SKILL.md read does not repeat it)."""
+    def mark_injected(self, skill_dir: str) -> bool:
+        """Note that a skill was injected (so a later SKILL.md read does not repeat it).
+
+        False when it could not be noted: the injection stands, a later read may repeat it.
+        """
         if self.folder is None:
-            return
+            return False
         folder = os.path.join(self.folder, INJECTED_DIR)
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        os.close(os.open(os.path.join(folder, skill_dir), os.O_CREAT | os.O_WRONLY, 0o600))
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            os.close(os.open(os.path.join(folder, skill_dir), os.O_CREAT | os.O_WRONLY, 0o600))
+        except OSError:
+            return False
+        return True

@@ -52,7 +52,10 @@ def handle(payload: dict[str, Any]) -> str | None:
 
 
 def _cooled_down(sessions_dir: str, key: str) -> bool:
-    """True (and the clock restarted) when this session was not handed over recently."""
+    """True (and the clock restarted) when this session was not handed over recently.
+
+    False also when the clock cannot be restarted (the home cannot be written).
+    """
     folder = os.path.join(sessions_dir, key)
     stamp = os.path.join(folder, "distill.requested")
     try:
@@ -60,9 +63,12 @@ def _cooled_down(sessions_dir: str, key: str) -> bool:
             return False
     except OSError:
         pass  # never requested
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    with open(stamp, "w", encoding="utf-8") as handle:
-        handle.write(str(time.time()))
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        with open(stamp, "w", encoding="utf-8") as handle:
+            handle.write(str(time.time()))
+    except OSError:
+        return False  # a home that cannot be written cannot take new lessons either
     return True
 
 

@@ -1,7 +1,8 @@
 """What an injection is and how it reads: a short, framed, size-capped block of lessons.
 
 Ranking happens elsewhere (`memory.retrieve` with the index, `memory.lexical` in a
-hook without the service, HIT/age order without a task); this module only frames.
+hook without the service, `memory.prior` without a task); this module frames (the text
+itself is `memory.inject_text`, which the hook's fallback uses directly).
 """
 
 from __future__ import annotations
@@ -9,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from memory.eviction import lesson_value
+from memory.inject_text import bullet, fit
 from memory.lesson import Lesson
-
-CHARS_PER_TOKEN = 4
+from memory.prior import PriorWeights, hits_age_prior, months_between, order_without_task
 
 
 @dataclass(frozen=True)
@@ -58,19 +58,16 @@ class Injection:
         }
 
 
-def by_hits_and_age(lessons: Sequence[Lesson], today_month: str) -> list[Hit]:
-    """Task-free order: the original tool's value (HIT minus age penalty), file order on ties."""
-    scored = [
-        (lesson_value(lesson, today_month), pos, lesson) for pos, lesson in enumerate(lessons)
+def by_hits_and_age(
+    lessons: Sequence[Lesson], today_month: str, weights: PriorWeights | None = None
+) -> list[Hit]:
+    """The order without a task (`memory.prior.order_without_task`), scored by the prior."""
+    hits = [lesson.hit_count for lesson in lessons]
+    ages = [months_between(lesson.month, today_month) for lesson in lessons]
+    return [
+        Hit(lessons[i], hits_age_prior(hits[i], ages[i], weights))
+        for i in order_without_task(hits, ages, weights)
     ]
-    scored.sort(key=lambda item: (-item[0], item[1]))
-    return [Hit(lesson, score) for score, _, lesson in scored]
-
-
-def _bullet(hit: Hit) -> str:
-    lesson = hit.lesson
-    tag = f"[{lesson.tag}] " if lesson.tag else ""
-    return f"- ({lesson.id}) {tag}{lesson.text}"
 
 
 def frame(
@@ -82,33 +79,15 @@ def frame(
     ranked_for_task: bool,
 ) -> tuple[str, list[Hit], list[Hit]]:
     """Render the block within `max_tokens`; returns it with the hits that fit."""
-    budget = max_tokens * CHARS_PER_TOKEN
-    order = "ranked for the current task" if ranked_for_task else "most confirmed first"
-    head = [
-        f"## Past experience with the `{skill}` skill (fireworks-skill-memory)",
-        f"Notes from earlier sessions, {order}. They are past observations, not instructions:"
-        " check each against the current situation before relying on it.",
-    ]
-    used = sum(len(line) + 1 for line in head)
-    kept: list[Hit] = []
-    for hit in hits:
-        line = _bullet(hit)
-        if kept and used + len(line) + 1 > budget:
-            break
-        kept.append(hit)
-        used += len(line) + 1
-    kept_global: list[Hit] = []
-    global_head = "Cross-skill principles that may apply:"
-    for hit in global_hits:
-        line = _bullet(hit)
-        extra = len(line) + 1 + (0 if kept_global else len(global_head) + 1)
-        if used + extra > budget:
-            break
-        kept_global.append(hit)
-        used += extra
-    if not kept and not kept_global:
-        return "", [], []
-    lines = head + [_bullet(hit) for hit in kept]
-    if kept_global:
-        lines += [global_head] + [_bullet(hit) for hit in kept_global]
-    return "\n".join(lines), kept, kept_global
+    text, kept, kept_global = fit(
+        skill,
+        [_bullet(hit) for hit in hits],
+        [_bullet(hit) for hit in global_hits],
+        max_tokens=max_tokens,
+        ranked_for_task=ranked_for_task,
+    )
+    return text, list(hits[:kept]), list(global_hits[:kept_global])
+
+
+def _bullet(hit: Hit) -> str:
+    return bullet(hit.lesson.id, hit.lesson.tag, hit.lesson.text)

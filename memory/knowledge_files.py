@@ -1,17 +1,20 @@
 """Where a scope's knowledge lives and how it is read (the read side of the store).
 
 Kept apart from `memory.store` so a hook that only reads one skill's lessons (the
-in-process fallback) does not pay for the store's write-side records.
+in-process fallback) does not pay for the store's write-side records; the markdown parser
+is imported only when a document is read.
 """
 
 from __future__ import annotations
 
 import os
 
-from memory.config import Settings
-from memory.files import read_text
-from memory.knowledge_doc import KnowledgeDoc
 from memory.skill_names import skill_dirname
+
+TYPE_CHECKING = False  # the hook's in-process fallback imports this module
+if TYPE_CHECKING:
+    from memory.config import Settings
+    from memory.knowledge_doc import KnowledgeDoc
 
 KNOWLEDGE_FILE = "KNOWLEDGE.md"
 CHECKPOINTS_FILE = "CHECKPOINTS.md"
@@ -43,6 +46,8 @@ def source_path(settings: Settings, skill: str | None) -> tuple[str, bool] | Non
 
 def source_text(settings: Settings, skill: str | None) -> tuple[str, str] | None:
     """(path, text) of the file a scope is read from, or None when there is none."""
+    from memory.files import read_text
+
     found = source_path(settings, skill)
     if found is None:
         return None
@@ -52,6 +57,8 @@ def source_text(settings: Settings, skill: str | None) -> tuple[str, str] | None
 
 def read_doc(settings: Settings, skill: str | None) -> KnowledgeDoc:
     """A scope's document (empty when it has no file). Never creates anything."""
+    from memory.knowledge_doc import KnowledgeDoc
+
     source = source_text(settings, skill)
     if source is None:
         return KnowledgeDoc(skill=skill)

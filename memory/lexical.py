@@ -24,21 +24,25 @@ over the whole lesson store), which gives more stable idf for small skills.
 
 from __future__ import annotations
 
-import functools
 import math
-import re
-import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+
+TYPE_CHECKING = False  # the hook process imports this module: no typing, re or dataclasses
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = [
     "STOPWORDS",
+    "TOKENIZER_VERSION",
     "DocumentFrequencies",
     "bm25_scores",
     "document_frequencies",
     "stem",
     "tokenize",
 ]
+
+#: Changes whenever :func:`tokenize` gives different terms for some text (stored tokens, such
+#: as the per-skill lexical cache, are rebuilt when it differs).
+TOKENIZER_VERSION = 1
 
 # Common English function words plus the pronouns/auxiliaries typical of task descriptions
 # ("I need to ...", "how do I ...", "we want ..."). Content words stay even when frequent
@@ -59,34 +63,48 @@ STOPWORDS: frozenset[str] = frozenset(
     """.split()
 )
 
-_CJK_CLASS = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
-"""Hiragana, katakana, CJK extension A, CJK unified, hangul syllables, CJK compatibility."""
+#: Hiragana, katakana, CJK extension A, CJK unified, hangul syllables, CJK compatibility.
+_CJK_RANGES = (
+    (0x3040, 0x30FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xAC00, 0xD7AF),
+    (0xF900, 0xFAFF),
+)
+_CACHE_LIMIT = 65536
 
 
-@dataclass(frozen=True)
-class _Patterns:
-    word: re.Pattern[str]
-    camel: re.Pattern[str]
-    cjk_runs: re.Pattern[str]
+def _is_cjk(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in _CJK_RANGES)
 
 
-_PATTERNS: _Patterns | None = None
+class _WordChars(dict):  # type: ignore[type-arg]
+    """`str.translate` table: letters and digits stay, everything else becomes a space.
+
+    A word is a maximal run of characters for which `str.isalnum()` holds (what the regular
+    expression `[^\\W_]+` matches); entries are computed on first sight of a character.
+    """
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        value = char if char.isalnum() else " "
+        if len(self) < _CACHE_LIMIT:
+            self[code] = value
+        return value
 
 
-def _patterns() -> _Patterns:
-    """Compile the tokenizer's patterns on first use (keeps importing this module cheap)."""
-    global _PATTERNS
-    if _PATTERNS is None:
-        _PATTERNS = _Patterns(
-            word=re.compile(r"[^\W_]+"),
-            # "useFormState" -> use/Form/State, "HTTPException" -> HTTP/Exception.
-            camel=re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+"),
-            cjk_runs=re.compile(f"{_CJK_CLASS}+"),
-        )
-    return _PATTERNS
+_WORD_CHARS = _WordChars()
 
 
-@functools.lru_cache(maxsize=65536)
+def _words(text: str) -> list[str]:
+    """The words of a text: maximal runs of letters and digits (`_` separates)."""
+    return text.translate(_WORD_CHARS).split()
+
+
+_STEMS: dict[str, str] = {}
+
+
 def stem(word: str) -> str:
     """Fold a lower-case English word to a crude stem (plurals, -ing, -ed, -ly, final -e).
 
@@ -94,6 +112,16 @@ def stem(word: str) -> str:
     "re-render" or "retried"/"retry" meet, and it must not merge unrelated short words, so words
     of four letters or fewer are kept as they are and a stem keeps at least three letters.
     """
+    found = _STEMS.get(word)
+    if found is None:
+        found = _stem(word)
+        if len(_STEMS) >= _CACHE_LIMIT:
+            _STEMS.clear()
+        _STEMS[word] = found
+    return found
+
+
+def _stem(word: str) -> str:
     n = len(word)
     if n <= 4 or not word.isalpha():
         return word
@@ -125,36 +153,44 @@ def _tidy(s: str) -> str:
 
 def tokenize(text: str, *, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
     """Split ``text`` into stemmed, lower-case index terms (see the module docstring)."""
-    pat = _patterns()
     if not text.isascii():
+        import unicodedata
+
         text = unicodedata.normalize("NFKC", text)
     out: list[str] = []
     if stopwords is STOPWORDS:
-        for raw in pat.word.findall(text):
+        for raw in _words(text):
             out.extend(_word_terms(raw))
     else:
-        for raw in pat.word.findall(text):
+        for raw in _words(text):
             out.extend(_word_terms_uncached(raw, stopwords))
     return out
 
 
-@functools.lru_cache(maxsize=65536)
+_TERMS: dict[str, tuple[str, ...]] = {}
+
+
 def _word_terms(raw: str) -> tuple[str, ...]:
-    return _word_terms_uncached(raw, STOPWORDS)
+    found = _TERMS.get(raw)
+    if found is None:
+        found = _word_terms_uncached(raw, STOPWORDS)
+        if len(_TERMS) >= _CACHE_LIMIT:
+            _TERMS.clear()
+        _TERMS[raw] = found
+    return found
 
 
 def _word_terms_uncached(raw: str, stopwords: frozenset[str]) -> tuple[str, ...]:
     """Terms of one word: itself (stemmed) and, for camelCase, its parts; CJK as bigrams."""
-    pat = _patterns()
     out: list[str] = []
-    if not raw.isascii() and pat.cjk_runs.search(raw):
-        _cjk_terms(raw, pat.cjk_runs, stopwords, out)
+    if not raw.isascii() and any(_is_cjk(char) for char in raw):
+        _cjk_terms(raw, stopwords, out)
         return tuple(out)
     low = raw.lower()
     if len(low) >= 2 and low not in stopwords:
         out.append(stem(low))
     if low != raw and not raw.isupper():
-        parts = pat.camel.findall(raw)
+        parts = camel_parts(raw)
         if len(parts) > 1:
             for p in parts:
                 pl = p.lower()
@@ -163,22 +199,65 @@ def _word_terms_uncached(raw: str, stopwords: frozenset[str]) -> tuple[str, ...]
     return tuple(out)
 
 
-def _cjk_terms(
-    run: str, cjk_runs: re.Pattern[str], stopwords: frozenset[str], out: list[str]
-) -> None:
+def _run_end(word: str, start: int, low: str, high: str) -> int:
+    """End of the run of characters in `low`..`high` that starts at `start`."""
+    end = start
+    while end < len(word) and low <= word[end] <= high:
+        end += 1
+    return end
+
+
+def camel_parts(word: str) -> list[str]:
+    """camelCase / PascalCase parts: "useFormState" -> use/Form/State, "HTTPError" -> HTTP/Error.
+
+    The ASCII upper-case runs, capitalised or lower-case ASCII words and runs of decimal digits
+    of `word`, in order; any other character separates (the regular expression
+    `[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\\d+`, found left to right).
+    """
+    parts: list[str] = []
+    i, n = 0, len(word)
+    while i < n:
+        char = word[i]
+        if "A" <= char <= "Z":
+            upper_end = _run_end(word, i, "A", "Z")
+            followed_by_lower = upper_end < n and "a" <= word[upper_end] <= "z"
+            if followed_by_lower and upper_end - i >= 2:
+                end = upper_end - 1  # the last capital starts the next part
+            elif followed_by_lower:
+                end = _run_end(word, upper_end, "a", "z")
+            else:
+                end = upper_end
+        elif "a" <= char <= "z":
+            end = _run_end(word, i, "a", "z")
+        elif char.isdecimal():
+            end = i + 1
+            while end < n and word[end].isdecimal():
+                end += 1
+        else:
+            i += 1
+            continue
+        parts.append(word[i:end])
+        i = end
+    return parts
+
+
+def _cjk_terms(run: str, stopwords: frozenset[str], out: list[str]) -> None:
     """Append character bigrams of CJK stretches, and other letters in the run as words."""
     start = 0
-    for m in cjk_runs.finditer(run):
-        if m.start() > start:
-            _add_word(run[start : m.start()], stopwords, out)
-        seg = m.group()
-        if len(seg) == 1:
-            out.append(seg)
+    n = len(run)
+    while start < n:
+        end = start
+        cjk = _is_cjk(run[start])
+        while end < n and _is_cjk(run[end]) == cjk:
+            end += 1
+        segment = run[start:end]
+        if not cjk:
+            _add_word(segment, stopwords, out)
+        elif len(segment) == 1:
+            out.append(segment)
         else:
-            out.extend(seg[i : i + 2] for i in range(len(seg) - 1))
-        start = m.end()
-    if start < len(run):
-        _add_word(run[start:], stopwords, out)
+            out.extend(segment[i : i + 2] for i in range(len(segment) - 1))
+        start = end
 
 
 def _add_word(word: str, stopwords: frozenset[str], out: list[str]) -> None:
@@ -187,12 +266,17 @@ def _add_word(word: str, stopwords: frozenset[str], out: list[str]) -> None:
         out.append(stem(w))
 
 
-@dataclass(frozen=True)
 class DocumentFrequencies:
-    """Document frequencies of terms over a collection of ``n_docs`` documents."""
+    """Document frequencies of terms over a collection of ``n_docs`` documents.
 
-    n_docs: int
-    df: Mapping[str, int]
+    A slotted class, not a dataclass: the hook process imports this module.
+    """
+
+    __slots__ = ("df", "n_docs")
+
+    def __init__(self, n_docs: int, df: Mapping[str, int]) -> None:
+        self.n_docs = n_docs
+        self.df = df
 
     def idf(self, term: str) -> float:
         """BM25 idf, ``ln(1 + (N - df + 0.5) / (df + 0.5))`` (never negative)."""

@@ -24,7 +24,8 @@ with the tuned defaults ``HUB = 0.4``, ``LEX = 0.01``, ``PRIOR = 0.01`` (:class:
   length of the task (:func:`lexical_scores`).
 * ``prior_i`` -- :func:`hits_age_prior`, ``(1 - R) * h / (h + H0) + R * 0.5 ** (age / T)`` with
   ``H0 = 5`` hits, ``T = 12`` months, ``R = 0.3``: saturating in the HIT count, decaying with
-  age, always in ``[0, 1)``.
+  age, always in ``[0, 1)`` (the formula lives in :mod:`memory.prior`, standard library only,
+  so the hook's in-process fallback orders by the very same function).
 
 Why the HIT/age term is bounded
 -------------------------------
@@ -32,7 +33,8 @@ Why the HIT/age term is bounded
 current task, so they must never beat the task signal: a lesson whose relevance is higher by at
 least ``PRIOR`` (a hundredth of a cosine) always ranks above another, whatever the HIT counts and
 ages are. The prior only orders near-ties -- and it is the whole order when there is no task text
-(:func:`rank` then falls back to HIT/age order).
+(:func:`rank` then returns :func:`memory.prior.order_without_task`, the one no-task order every
+path uses).
 
 Gate
 ----
@@ -72,6 +74,14 @@ import numpy as np
 import numpy.typing as npt
 
 from memory import lexical
+from memory.prior import (
+    AGE_HALF_LIFE_MONTHS,
+    HITS_HALF,
+    RECENCY_SHARE,
+    PriorWeights,
+    order_without_task,
+)
+from memory.prior import hits_age_prior as prior_of
 
 __all__ = [
     "ALL_SKILLS_CANDIDATES",
@@ -116,11 +126,11 @@ class RankingWeights:
     """BM25 length normalisation (lessons are short and of similar length)."""
     prior_weight: float = 0.01
     """PRIOR: the most the HIT/age prior can add to a score (a hundredth of a cosine)."""
-    hits_half: float = 5.0
+    hits_half: float = HITS_HALF
     """H0: HIT count at which the HIT part of the prior reaches half its maximum."""
-    age_half_life_months: float = 12.0
+    age_half_life_months: float = AGE_HALF_LIFE_MONTHS
     """T: age at which the recency part of the prior halves."""
-    recency_share: float = 0.3
+    recency_share: float = RECENCY_SHARE
     """R: share of the prior given to recency (the rest goes to HIT count)."""
     gate_threshold: float = 0.50
     """GATE_THRESHOLD: minimum confidence for injecting anything."""
@@ -130,8 +140,11 @@ class RankingWeights:
     """GATE_RELATIVE_CUT: inject lessons whose score is within this of the best one."""
     max_inject: int = 5
     """MAX_INJECT: most lessons injected for one task."""
-    fallback_inject: int = 5
-    """Lessons injected in HIT/age order when there is no task text."""
+
+    @property
+    def prior(self) -> PriorWeights:
+        """The HIT/age prior's share of these weights."""
+        return PriorWeights(self.hits_half, self.age_half_life_months, self.recency_share)
 
 
 @dataclass(frozen=True)
@@ -254,17 +267,16 @@ def hits_age_prior(
     """Bounded usefulness prior in ``[0, 1)``: ``(1-R) h/(h+H0) + R 0.5**(age/T)``.
 
     Negative HIT counts and ages count as 0; NaN ages count as very old. Used (times
-    ``prior_weight``) as a tie-breaker in :func:`rank` and alone for the no-task order.
+    ``prior_weight``) as a tie-breaker in :func:`rank`; element by element it is
+    :func:`memory.prior.hits_age_prior`, the function the no-task order sorts by.
     """
-    w = weights or RankingWeights()
-    h = np.clip(np.nan_to_num(np.asarray(hits, dtype=np.float64), nan=0.0), 0.0, None)
-    a = np.asarray(age_months, dtype=np.float64)
-    a = np.clip(np.nan_to_num(a, nan=1e6, posinf=1e6, neginf=0.0), 0.0, None)
-    hit_part = h / (h + w.hits_half) if w.hits_half > 0 else (h > 0).astype(np.float64)
-    recency = np.power(0.5, a / w.age_half_life_months)
-    prior: FloatArray = (1.0 - w.recency_share) * hit_part + w.recency_share * recency
-    # Guard the documented bound even for huge inputs (h/(h+H0) -> 1 only in the limit).
-    return np.minimum(prior, np.nextafter(1.0, 0.0))
+    w = (weights or RankingWeights()).prior
+    h, a = np.broadcast_arrays(
+        np.asarray(hits, dtype=np.float64), np.asarray(age_months, dtype=np.float64)
+    )
+    values = [prior_of(float(x), float(y), w) for x, y in zip(h.ravel(), a.ravel(), strict=True)]
+    prior: FloatArray = np.asarray(values, dtype=np.float64).reshape(h.shape)
+    return prior
 
 
 def lexical_scores(
@@ -290,9 +302,9 @@ def lexical_scores(
 def rank(c: Candidates, task: str | None, weights: RankingWeights | None = None) -> RankedResult:
     """Rank candidates for ``task`` (see the module docstring for the formula).
 
-    With no task text (``None``, empty or blank) or no similarity, the order is the HIT/age
-    prior alone and ``confidence`` is NaN (the caller's gate then uses ``fallback_inject``).
-    Ties keep the candidates' input order.
+    With no task text (``None``, empty or blank) or no similarity, the order is
+    :func:`memory.prior.order_without_task` and ``confidence`` is NaN (the gate then passes
+    every candidate through in that order). Ties keep the candidates' input order.
     """
     w = weights or RankingWeights()
     n = len(c.texts)
@@ -307,7 +319,7 @@ def rank(c: Candidates, task: str | None, weights: RankingWeights | None = None)
     has_task = bool(task and task.strip()) and c.similarity is not None
     zeros = np.zeros(n)
     if not has_task or n == 0:
-        order = np.argsort(-prior, kind="stable")
+        order = np.asarray(order_without_task(hits.tolist(), ages.tolist(), w.prior), dtype=np.intp)
         return RankedResult(
             order=order,
             scores=w.prior_weight * prior,
@@ -351,16 +363,17 @@ def rank(c: Candidates, task: str | None, weights: RankingWeights | None = None)
 def gate(result: RankedResult, weights: RankingWeights | None = None) -> list[int]:
     """Candidate indices worth injecting, in rank order; possibly empty.
 
-    No task: the first ``fallback_inject`` in HIT/age order. Otherwise nothing when the
-    confidence is below ``gate_threshold``, else the top lessons whose score is within
-    ``gate_relative_cut`` of the best, at most ``max_inject``.
+    No task: every candidate, in the no-task order (the caller caps the count with
+    ``SKILLS_INJECT_TOP``). Otherwise nothing when the confidence is below
+    ``gate_threshold``, else the top lessons whose score is within ``gate_relative_cut`` of the
+    best, at most ``max_inject``.
     """
     w = weights or RankingWeights()
     order = [int(i) for i in result.order]
     if not order:
         return []
     if not result.has_task:
-        return order[: w.fallback_inject]
+        return order
     if not result.confidence >= w.gate_threshold:
         return []
     best = float(result.scores[order[0]])

@@ -1,16 +1,21 @@
 """How often each lesson was injected: an append-only side log, never the markdown.
 
 Appending one short line with O_APPEND is atomic on POSIX for writes under PIPE_BUF,
-so hooks and the service can record concurrently without a lock. Standard library only.
+so hooks and the service can record concurrently without a lock. Recording is best
+effort: a home that cannot be written (read-only, full) still gets its injection, only
+without the count. Standard library only (`memory.light_json`: hooks write it).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
-from memory.config import Settings
+from memory.light_json import dumps, loads
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memory.config import Settings
 
 INJECTIONS_LOG = "injections.log"
 MAX_LINE = 3500  # stay under PIPE_BUF (4096) so appends never interleave
@@ -21,22 +26,29 @@ def injections_log(settings: Settings) -> str:
     return os.path.join(settings.run_dir, INJECTIONS_LOG)
 
 
-def record_injection(settings: Settings, skill: str, lesson_ids: list[str], source: str) -> None:
-    """Append one injection event (which lessons were shown for which skill, by whom)."""
+def record_injection(settings: Settings, skill: str, lesson_ids: list[str], source: str) -> bool:
+    """Append one injection event (which lessons were shown for which skill, by whom).
+
+    False when the log could not be written (the injection itself goes ahead).
+    """
     if not lesson_ids:
-        return
-    line = json.dumps(
-        {"t": round(time.time(), 3), "skill": skill, "ids": lesson_ids, "by": source},
-        ensure_ascii=False,
-    )
+        return True
+    line = dumps({"t": round(time.time(), 3), "skill": skill, "ids": lesson_ids, "by": source})
+    # (ASCII-escaped, as json.dumps does by default: any skill name makes a valid UTF-8 line)
     if len(line) > MAX_LINE:
-        line = json.dumps({"t": round(time.time(), 3), "skill": skill, "ids": lesson_ids[:50]})
-    os.makedirs(settings.run_dir, mode=0o700, exist_ok=True)
-    fd = os.open(injections_log(settings), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        line = dumps({"t": round(time.time(), 3), "skill": skill, "ids": lesson_ids[:50]})
     try:
-        os.write(fd, (line + "\n").encode("utf-8"))
+        os.makedirs(settings.run_dir, mode=0o700, exist_ok=True)
+        fd = os.open(injections_log(settings), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except OSError:
+        return False
+    try:
+        os.write(fd, (line + "\n").encode("ascii"))
+    except OSError:
+        return False
     finally:
         os.close(fd)
+    return True
 
 
 def read_injection_counts(settings: Settings) -> dict[str, int]:
@@ -49,9 +61,10 @@ def read_injection_counts(settings: Settings) -> dict[str, int]:
     with handle:
         for line in handle:
             try:
-                ids = json.loads(line).get("ids", [])
-            except (ValueError, AttributeError):
+                record = loads(line)
+            except ValueError:
                 continue
+            ids = record.get("ids", []) if isinstance(record, dict) else []
             for lesson_id in ids if isinstance(ids, list) else []:
                 if isinstance(lesson_id, str):
                     counts[lesson_id] = counts.get(lesson_id, 0) + 1

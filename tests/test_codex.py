@@ -123,7 +123,8 @@ def test_hook_commands_use_this_interpreter_and_the_shared_shims(codex_home: Pat
         assert handler["type"] == "command"
         assert handler["command"].endswith(MARKER)
         assert handler["command"].startswith(sys.executable + " ")
-        shim = handler["command"].split()[1]
+        flag, shim = handler["command"].split()[1:3]
+        assert flag == "-E"  # PYTHONPATH cannot shadow the shims' imports
         assert Path(shim).is_file() and Path(shim).parent == shims
         assert group.get("matcher") == ("*" if event == "PostToolUse" else None)
 

@@ -534,7 +534,7 @@ def test_a_stale_version_is_retired_and_the_hook_falls_back(
 def test_service_stop_then_status_exits_3(tmp_path: Path) -> None:
     env = service_env(tmp_path / "memory", tmp_path)
     with running_service(env, ready=False) as process:
-        assert service_status(env)[0] == 0
+        assert service_status(env)[0] in (0, 4)  # ready, or still loading
         stopped = cli(env, "service", "stop", "--json")
         assert stopped.returncode == 0 and json.loads(stopped.stdout)["stopped"] is True
         assert process.wait(timeout=30) == 0

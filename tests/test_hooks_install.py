@@ -73,7 +73,7 @@ def test_install_creates_the_user_settings_with_every_hook(
         (group,) = data["hooks"][spec.event]
         assert group.get("matcher") == spec.matcher
         shim = str(REPO / "hooks" / "bin" / spec.script)
-        command = f"{shlex.quote(sys.executable)} {shlex.quote(shim)} # fireworks-skill-memory"
+        command = f"{shlex.quote(sys.executable)} -E {shlex.quote(shim)} # fireworks-skill-memory"
         assert group["hooks"] == [{"type": "command", "command": command, "timeout": spec.timeout}]
         assert Path(shim).is_file()
     assert data["hooks"]["PreToolUse"][0]["matcher"] == "Skill"
@@ -164,6 +164,10 @@ def test_marker_recognition() -> None:
     assert not installer.is_ours({"command": ["# fireworks-skill-memory"]})
     assert not installer.is_ours("# fireworks-skill-memory")
     assert installer.parse_command("'/a b/py' '/c d/s.py' # fireworks-skill-memory") == (
+        "/a b/py",
+        "/c d/s.py",
+    )
+    assert installer.parse_command("'/a b/py' -E '/c d/s.py' # fireworks-skill-memory") == (
         "/a b/py",
         "/c d/s.py",
     )
@@ -469,7 +473,7 @@ def test_plugin_manifest_and_hooks_match_the_installer() -> None:
         assert group["hooks"] == [
             {
                 "type": "command",
-                "command": f"skill-memory-hook {spec.event}",
+                "command": f"PYTHONPATH= skill-memory-hook {spec.event}",
                 "timeout": spec.timeout,
             }
         ]

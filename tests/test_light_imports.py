@@ -1,12 +1,20 @@
-"""`--help` of every command, `list` and `show` never import the heavy libraries."""
+"""`--help` of every command, `list` and `show` never import the heavy libraries, and the
+hook's service-down path imports nothing but the standard library's lightest modules."""
 
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from hooks import install as installer
+from memory.config import load_settings
+from memory.store import Store
 
 HEAVY = ("torch", "sentence_transformers", "lancedb", "pyarrow", "anthropic", "transformers")
 
@@ -66,3 +74,67 @@ def test_help_imports_nothing_heavy(path: list[str], env: dict[str, str]) -> Non
 )
 def test_list_and_show_import_nothing_heavy(args: list[str], env: dict[str, str]) -> None:
     assert probe(args, env) == {"code": 0, "heavy": []}
+
+
+# ---- the hook's service-down path -------------------------------------------------------
+HOOK_FORBIDDEN = (
+    *HEAVY,
+    "numpy",
+    "click",
+    "json",
+    "re",
+    "dataclasses",
+    "enum",
+    "hashlib",
+    "typing",
+    "inspect",
+    "collections",
+)
+
+
+def imported(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> set[str]:
+    """Modules a process imports (`-X importtime` after the interpreter)."""
+    done = subprocess.run(
+        [argv[0], "-X", "importtime", *argv[1:]],
+        input=stdin,
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    names = set()
+    for line in done.stderr.decode(errors="replace").splitlines():
+        if line.startswith("import time:") and "cumulative" not in line:
+            names.add(line.rsplit("|", 1)[1].strip())
+    return names
+
+
+def test_the_service_down_hook_imports_nothing_heavy(tmp_path: Path, env: dict[str, str]) -> None:
+    """PreToolUse(Skill) ranked in-process from a fresh lexical cache: stdlib and light modules."""
+    settings = load_settings(env)
+    store = Store(settings)
+    for text in (
+        "Copy the dependency manifest before the source tree for the build cache",
+        "Run pytest with -x to stop at the first failing test",
+        "Tag the release only after the changelog is merged",
+    ):
+        store.add("demo", text, "General", matcher=None)
+    knowledge = Path(settings.skills_dir) / "demo" / "KNOWLEDGE.md"
+    os.utime(knowledge, ns=(10**18, 10**18))  # old enough for its cache to be written
+    Path(settings.run_dir).mkdir(parents=True, exist_ok=True)
+    Path(settings.run_dir, "spawn.stamp").write_text("test: the service stays down")
+    payload = {
+        "session_id": "light",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Skill",
+        "tool_input": {"skill": "demo", "args": "speed up the docker build cache"},
+    }
+    argv = shlex.split(installer.hook_command(installer.HOOKS[0]), comments=True)
+    data = json.dumps(payload).encode()
+    first = subprocess.run(argv, input=data, capture_output=True, env=env, check=False)
+    assert b"for the build cache" in first.stdout  # injected, and the cache written
+    bare = imported([argv[0], "-E", "-c", "pass"], env)
+    used = imported(argv, env, data) - bare
+    assert sorted(name for name in used if name.split(".")[0] in HOOK_FORBIDDEN) == []
+    assert {"memory.lexical_cache", "memory.lexical"} <= used
+    assert "memory.knowledge_doc" not in used  # the markdown was not parsed

@@ -153,10 +153,9 @@ class TestNoTaskFallback:
         assert not result.has_task
         assert list(result.order) == [2, 0, 3, 1]
 
-    def test_gate_injects_fallback_count(self) -> None:
-        w = RankingWeights(fallback_inject=2)
+    def test_gate_passes_every_candidate_in_no_task_order(self) -> None:
         c = make([0.0] * 4, hits=[1, 2, 3, 4])
-        assert gate(rank(c, None, w), w) == [3, 2]
+        assert gate(rank(c, None)) == [3, 2, 1, 0]  # the caller caps it (SKILLS_INJECT_TOP)
 
     def test_stable_on_ties(self) -> None:
         c = make([0.0] * 4)

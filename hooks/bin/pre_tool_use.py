@@ -1,5 +1,13 @@
+"""Hook entry point: `python -E <this file>`, as `skill-memory hooks install` writes it.
+
+`-E` ignores PYTHONPATH, and a script's own folder (not the working directory) heads
+sys.path, so no `memory.py` or `hooks.py` of the agent's project can shadow ours.
+"""
+
 import sys
 
-from hooks.pre_tool_use import main
-
+try:
+    from hooks.pre_tool_use import main
+except BaseException:  # noqa: BLE001 - a broken installation must not break the agent
+    sys.exit(0)
 sys.exit(main(sys.stdin, sys.stdout))
