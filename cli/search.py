@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,7 +14,24 @@ from memory.errors import InvalidInput
 from memory.inject import Hit
 from memory.skill_names import validate_skill
 
+if TYPE_CHECKING:
+    from memory.indexing import IndexNotice, Repair
+
 RESULT_KEYS = ("id", "skill", "tag", "text", "score")
+
+
+def echo_notices(notices: Iterable[IndexNotice]) -> None:
+    """One line on stderr per index problem an answer worked around."""
+    for notice in notices:
+        click.echo(f"warning: {notice.line()}", err=True)
+
+
+def echo_repair(repair: Repair | None) -> None:
+    """Say on stderr where a damaged table was moved."""
+    from memory.indexing import IndexNotice
+
+    if repair is not None:
+        echo_notices([IndexNotice.repaired(repair)])
 
 
 def _result_json(hit: Hit) -> dict[str, object]:
@@ -70,9 +88,12 @@ def search(
 
     if (query is None) == (queries_file is None):
         raise click.UsageError("give a QUERY or --queries FILE")
+    if query is not None and not query.strip():
+        raise click.BadParameter("is empty: give some words to search for", param_hint="QUERY")
     if skill is not None:
         validate_skill(skill)
     retriever: Retriever | None = None
+    shown: set[IndexNotice] = set()  # a batch states each index problem once
 
     def answer(text: str, scope: str | None) -> list[dict[str, object]]:
         nonlocal retriever
@@ -82,7 +103,11 @@ def search(
             if isinstance(results, list):
                 return [{key: r[key] for key in RESULT_KEYS} for r in results]
             retriever = Retriever(settings())
-        return [_result_json(hit) for hit in retriever.search(text, skill=scope, top=top)]
+        hits = retriever.search(text, skill=scope, top=top)
+        notices = [notice for notice in retriever.take_notices() if notice not in shown]
+        shown.update(notices)
+        echo_notices(notices)
+        return [_result_json(hit) for hit in hits]
 
     if queries_file is not None:
         for item in _read_queries(queries_file):
@@ -94,11 +119,17 @@ def search(
         emit_json({"query": query, "skill": skill, "results": results})
         return
     if not results:
-        click.echo("no lessons stored yet")
+        click.echo(_no_results(skill))
     for r in results:
         click.echo(
             f"{r['score']:6.3f}  {r['id']}  {r['skill'] or 'global'}  [{r['tag']}] {r['text']}"
         )
+
+
+def _no_results(skill: str | None) -> str:
+    if skill is None:
+        return "no lessons stored yet"
+    return f"no lessons stored for {skill}"
 
 
 @click.command()
@@ -135,6 +166,7 @@ def reindex(as_json: bool) -> None:
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
+    echo_repair(report.repaired)
     if as_json:
         emit_json({"rows": report.rows, "embedded": report.embedded, "files": report.files_changed})
     else:
@@ -148,14 +180,20 @@ def reindex(as_json: bool) -> None:
 @json_option
 def stats(as_json: bool) -> None:
     """Skills, lessons, index size and model, and how often lessons were injected."""
+    from index.errors import IndexUnavailable
     from index.table import LessonIndex
     from memory.usage import read_injection_counts
 
     cfg = settings()
     memory_store = store()
     infos = memory_store.skills()
-    index = LessonIndex.existing(cfg.index_dir)
-    stored = (index.model_id, index.dimension) if index is not None else None
+    problem = None
+    try:
+        index = LessonIndex.existing(cfg.index_dir)
+        stored = (index.model_id, index.dimension) if index is not None else None
+        rows = index.count() if index is not None else 0
+    except IndexUnavailable as error:
+        index, stored, rows, problem = None, None, 0, str(error)
     counts = read_injection_counts(cfg)
     top = sorted(counts.items(), key=lambda item: -item[1])[:10]
     data = {
@@ -168,8 +206,9 @@ def stats(as_json: bool) -> None:
             "exists": stored is not None,
             "model": stored[0] if stored else None,
             "dimension": stored[1] if stored else None,
-            "rows": index.count() if index is not None else 0,
-            "bytes": index.disk_bytes() if index is not None else 0,
+            "rows": rows,
+            "bytes": LessonIndex(cfg.index_dir, "", 0).disk_bytes(),
+            "problem": problem,
         },
         "configured_model": cfg.embed_model,
         "injections": {"total": sum(counts.values()), "top": dict(top)},
@@ -182,7 +221,9 @@ def stats(as_json: bool) -> None:
     click.echo(
         f"skills    {data['skills']}  lessons {data['lessons']}  global {data['global_lessons']}"
     )
-    if idx["exists"]:
+    if problem is not None:
+        click.echo(f"index     damaged: {problem} (fix: skill-memory reindex)")
+    elif idx["exists"]:
         click.echo(
             f"index     {idx['rows']} rows, {idx['bytes'] / 1e6:.1f} MB, "
             f"{idx['model']} ({idx['dimension']} dims)"

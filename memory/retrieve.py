@@ -10,15 +10,28 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from index.errors import IndexDamaged, IndexUnavailable
 from memory.config import Settings
-from memory.errors import ConfigError
-from memory.indexing import MemoryIndex, row_to_lesson, scope_of
+from memory.errors import ConfigError, InvalidInput
+from memory.indexing import (
+    READ_LOCK_WAIT,
+    IndexNotice,
+    MemoryIndex,
+    SyncReport,
+    knowledge_source,
+    parse_source,
+    row_to_lesson,
+    scope_of,
+    source_key,
+)
 from memory.inject import Hit, Injection, by_hits_and_age, frame
+from memory.knowledge_files import read_doc
 from memory.lesson import Lesson, age_in_months
+from memory.prior import prior_weights
 from memory.store import Store
 
 if TYPE_CHECKING:
@@ -33,6 +46,12 @@ TASK_CACHE = 256
 # a search across all skills stats every knowledge file first; a warm process does it at
 # most this often (a skill-scoped injection always checks its own file)
 ALL_SCOPES_RECHECK = 1.0
+# without a usable index, an all-skills search embeds at most this many lessons in memory
+# (those the index cannot supply); beyond it, the lexically best of them are embedded
+MARKDOWN_EMBED_MAX = 1000
+MAX_NOTICES = 20  # kept until taken; a warm service that never takes them keeps the first
+
+T = TypeVar("T")
 
 Task = str | Sequence[str]
 
@@ -98,18 +117,40 @@ class Ranked:
 
 
 class Retriever:
-    """Semantic retrieval over one memory home."""
+    """Semantic retrieval over one memory home.
+
+    The model is loaded, and the index opened, only when there is something to rank. When
+    the index cannot be read, synced or written, answers come from the markdown (vectors
+    embedded in memory) and an `IndexNotice` is kept for the caller (`take_notices`).
+    """
 
     def __init__(self, settings: Settings, embedder: EmbeddingModel | None = None) -> None:
-        from models.embedders import load_embedder
-
         self.settings = settings
-        self.embedder = embedder or load_embedder(settings.embed_model, settings.device)
-        self.memory = MemoryIndex(settings, self.embedder)
         self.weights = ranking_weights(settings)
+        self._embedder = embedder
+        self._memory: MemoryIndex | None = None
+        self._store = Store(settings)
         self._scopes: dict[str, tuple[object, ScopeCandidates]] = {}
         self._chunks: OrderedDict[str, np.ndarray] = OrderedDict()
         self._all_checked = -ALL_SCOPES_RECHECK
+        self._embedded: dict[str, np.ndarray] = {}  # vectors embedded without the index
+        self._notices: dict[IndexNotice, None] = {}  # an ordered set: a warm process repeats
+
+    @property
+    def embedder(self) -> EmbeddingModel:
+        """The embedding model (loaded on first use)."""
+        if self._embedder is None:
+            from models.embedders import load_embedder
+
+            self._embedder = load_embedder(self.settings.embed_model, self.settings.device)
+        return self._embedder
+
+    @property
+    def memory(self) -> MemoryIndex:
+        """The markdown and its index, for the embedder's model (loads the model)."""
+        if self._memory is None:
+            self._memory = MemoryIndex(self.settings, self.embedder)
+        return self._memory
 
     def forget_caches(self) -> None:
         """Drop the per-scope candidates (after the table was rebuilt)."""
@@ -117,7 +158,28 @@ class Retriever:
 
     @property
     def store(self) -> Store:
-        return self.memory.store
+        return self._store
+
+    def take_notices(self) -> list[IndexNotice]:
+        """Index problems met since the last call, each once (for the caller to show)."""
+        notices = list(self._notices)
+        self._notices.clear()
+        return notices
+
+    def _notice(self, notice: IndexNotice) -> None:
+        if len(self._notices) < MAX_NOTICES:
+            self._notices[notice] = None
+
+    def refresh(self) -> None:
+        """Sync every scope now, repairing a damaged table (the service's warm-up).
+
+        An index that cannot be written is no error: answers then come from the markdown.
+        """
+        self._all_checked = -ALL_SCOPES_RECHECK
+        try:
+            self._sync(None)
+        except IndexUnavailable as error:
+            self._notice(IndexNotice.unavailable(error, self.settings.index_dir))
 
     # ---- vectors ------------------------------------------------------------------------
     def task_vector(self, task: Task) -> np.ndarray:
@@ -147,16 +209,116 @@ class Retriever:
 
     # ---- candidates ---------------------------------------------------------------------
     def candidates(self, skill: str | None) -> ScopeCandidates:
-        """The scope's lessons and vectors, synced with its markdown first."""
-        self.memory.sync([skill])
+        """The scope's lessons and vectors, synced with its markdown first.
+
+        Without a usable index they come from the markdown, embedded in memory.
+        """
+        if self._embedder is None and not read_doc(self.settings, skill).lessons():
+            return self._prepare([], _no_vectors())  # nothing to rank: no model load
+        try:
+            return self._from_index([skill], lambda: self._indexed_candidates(skill))
+        except IndexUnavailable as error:
+            self._notice(IndexNotice.unavailable(error, self.settings.index_dir))
+            return self._markdown_candidates([skill])
+
+    def _indexed_candidates(self, skill: str | None) -> ScopeCandidates:
         scope = scope_of(skill)
-        key = self.memory.index.load_state().fingerprints.get(self._path_for(skill), {}).get("sha")
+        key = self._synced_sha(skill)
         cached = self._scopes.get(scope)
         if cached is not None and cached[0] == key and key is not None:
             return cached[1]
         candidates = self._prepare(*self.memory.index.scope_rows([scope]))
         self._scopes[scope] = (key, candidates)
         return candidates
+
+    def _synced_sha(self, skill: str | None) -> object:
+        source = self.memory.source(skill)
+        if source is None:
+            return None
+        seen = self.memory.index.load_state().fingerprints.get(
+            source_key(self.settings, source.path)
+        )
+        return seen.get("sha") if seen is not None else None
+
+    def _from_index(self, scopes: list[str | None] | None, read: Callable[[], T]) -> T:
+        """Sync `scopes` (None: all), then `read`; a table found damaged is repaired once.
+
+        Raises IndexUnavailable when the index cannot serve the answer.
+        """
+        self._sync(scopes)
+        try:
+            return read()
+        except IndexDamaged as damage:
+            repair = self.memory.repair(damage, wait=READ_LOCK_WAIT)
+            self._notice(IndexNotice.repaired(repair))
+            self.forget_caches()
+            self._all_checked = -ALL_SCOPES_RECHECK
+            self._sync(scopes)
+            return read()
+
+    def _sync(self, scopes: list[str | None] | None) -> None:
+        if scopes is None:
+            now = time.monotonic()
+            if now - self._all_checked <= ALL_SCOPES_RECHECK:
+                return
+            report = self.memory.sync(None, wait=READ_LOCK_WAIT)
+            self._all_checked = now
+        else:
+            report = self.memory.sync(scopes, wait=READ_LOCK_WAIT)
+        self._note(report)
+
+    def _note(self, report: SyncReport) -> None:
+        if report.repaired is not None:
+            self._notice(IndexNotice.repaired(report.repaired))
+            self.forget_caches()
+
+    def _markdown_candidates(
+        self, skills: list[str | None] | None, task: Task | None = None
+    ) -> ScopeCandidates:
+        """Candidates straight from the markdown of `skills` (None: all, preselected for `task`).
+
+        Vectors come from the index when it can still be read, else are embedded here.
+        """
+        sources = (
+            self.store.sources()
+            if skills is None
+            else [
+                found
+                for found in (knowledge_source(self.settings, skill) for skill in skills)
+                if found is not None
+            ]
+        )
+        parsed = [parse_source(self.settings, source) for source in sources]
+        rows = [row for item in parsed for row in item.rows]
+        texts = [strings for item in parsed for strings in item.texts]
+        scopes = None if skills is None else [scope_of(skill) for skill in skills]
+        from_index = self._index_vectors(scopes)
+        pool = {**from_index, **self._embedded}
+        if task is not None:
+            rows, texts = _preselect(rows, texts, pool, task)
+        vectors, _ = self.memory.vectors(rows, texts, pool)
+        self._embedded.update((h, v) for h, v in pool.items() if h not in from_index)
+        if task is not None and len(rows):
+            rows, vectors = self._nearest(rows, vectors, task)
+        return self._prepare(rows, vectors)
+
+    def _index_vectors(self, scopes: list[str] | None) -> dict[str, np.ndarray]:
+        """Vectors the index still holds for these scopes (none when it cannot be read)."""
+        try:
+            return self.memory.index.vectors_by_hash(scopes)
+        except IndexUnavailable:
+            return {}
+
+    def _nearest(
+        self, rows: list[Row], vectors: np.ndarray, task: Task
+    ) -> tuple[list[Row], np.ndarray]:
+        import numpy as np
+
+        from memory.ranking import ALL_SKILLS_CANDIDATES
+
+        similarity = vectors @ self.task_vector(task_list(task))
+        order = np.argsort(-similarity, kind="stable")[:ALL_SKILLS_CANDIDATES]
+        return [rows[int(i)] for i in order], vectors[order]
 
     def _prepare(self, rows: list[Row], vectors: np.ndarray) -> ScopeCandidates:
         """Rows and vectors with what ranking needs precomputed (hubness, tokens, ages)."""
@@ -174,10 +336,6 @@ class Retriever:
             tokens=[lexical.tokenize(f"{row.tag} {row.text}") for row in rows],
             ages=np.asarray([age_in_months(row.month or None, month) for row in rows], dtype=float),
         )
-
-    def _path_for(self, skill: str | None) -> str:
-        source = self.memory.source(skill)
-        return source.path if source is not None else ""
 
     def _ranked(self, candidates: ScopeCandidates, task: Task | None) -> Ranked:
         import numpy as np
@@ -212,13 +370,20 @@ class Retriever:
         """Rank lessons of every scope: nearest candidates by cosine, then the full formula."""
         from memory.ranking import ALL_SKILLS_CANDIDATES
 
-        now = time.monotonic()
-        if now - self._all_checked > ALL_SCOPES_RECHECK:
-            self.memory.sync(None)
-            self._all_checked = now
-        vector = self.task_vector(task_list(task))
-        rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
-        return self._ranked(self._prepare(rows, vectors), task)
+        if self._embedder is None and not self.store.sources():
+            return self._ranked(self._prepare([], _no_vectors()), task)  # empty home: no model
+
+        def nearest() -> ScopeCandidates:
+            vector = self.task_vector(task_list(task))
+            rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
+            return self._prepare(rows, vectors)
+
+        try:
+            candidates = self._from_index(None, nearest)
+        except IndexUnavailable as error:
+            self._notice(IndexNotice.unavailable(error, self.settings.index_dir))
+            candidates = self._markdown_candidates(None, task)
+        return self._ranked(candidates, task)
 
     # ---- the two products ---------------------------------------------------------------
     def inject(
@@ -237,7 +402,8 @@ class Retriever:
         else:
             chosen = ranked.hits()[: top or self.settings.inject_top]
         global_hits: list[Hit] = []
-        if include_global and has_task:
+        # global principles accompany a skill's own lessons; a skill without any gets none
+        if include_global and has_task and ranked.candidates.rows:
             global_ranked = self.rank_skill(None, task)
             global_hits = global_ranked.hits(global_ranked.injected)[:GLOBAL_INJECT]
         text, kept, kept_global = frame(
@@ -258,6 +424,8 @@ class Retriever:
 
     def search(self, query: str, *, skill: str | None = None, top: int = 10) -> list[Hit]:
         """Lessons nearest to `query` in one skill or across all, best first (no gate)."""
+        if task_text(query) is None:
+            raise InvalidInput("the search query is empty: give some words to search for")
         ranked = self.rank_skill(skill, query) if skill else self.rank_all(query)
         return ranked.hits()[:top]
 
@@ -269,12 +437,43 @@ def inject_for(
     *,
     top: int | None = None,
     include_global: bool = True,
-) -> Injection:
-    """The injection for `skill`: task-ranked through the index, or HIT/age order without task."""
+) -> tuple[Injection, list[IndexNotice]]:
+    """The injection for `skill` (task-ranked, or HIT/age order without a task).
+
+    Also returns the index problems met on the way, for the caller to show.
+    """
     if not (task and task.strip()):
         store = Store(settings)
         limit = top or settings.inject_top
-        hits = by_hits_and_age(store.lessons(skill), store.month())[:limit]
+        weights = prior_weights(settings)
+        hits = by_hits_and_age(store.lessons(skill), store.month(), weights)[:limit]
         text, kept, _ = frame(skill, hits, max_tokens=settings.inject_tokens, ranked_for_task=False)
-        return Injection(skill=skill, task=task, ranker="hits", hits=kept, text=text)
-    return Retriever(settings).inject(skill, task, top=top, include_global=include_global)
+        return Injection(skill=skill, task=task, ranker="hits", hits=kept, text=text), []
+    retriever = Retriever(settings)
+    injection = retriever.inject(skill, task, top=top, include_global=include_global)
+    return injection, retriever.take_notices()
+
+
+def _no_vectors() -> np.ndarray:
+    import numpy as np
+
+    return np.zeros((0, 0), dtype=np.float32)
+
+
+def _preselect(
+    rows: list[Row], texts: list[list[str]], known: dict[str, np.ndarray], task: Task
+) -> tuple[list[Row], list[list[str]]]:
+    """Every row with a known vector, and at most MARKDOWN_EMBED_MAX others, lexically best."""
+    from memory import lexical
+
+    missing = [i for i, row in enumerate(rows) if row.content_hash not in known]
+    if len(missing) <= MARKDOWN_EMBED_MAX:
+        return rows, texts
+    scores = lexical.bm25_scores(
+        task_text(task) or "", [f"{rows[i].tag} {rows[i].text}" for i in missing]
+    )
+    best = sorted(range(len(missing)), key=lambda j: -scores[j])[:MARKDOWN_EMBED_MAX]
+    keep = sorted(
+        {i for i, row in enumerate(rows) if row.content_hash in known} | {missing[j] for j in best}
+    )
+    return [rows[i] for i in keep], [texts[i] for i in keep]
