@@ -23,6 +23,12 @@ def settings() -> Settings:
     if cached is None:
         cached = load_settings()
         root.meta["skill_memory.settings"] = cached
+        for name, value in cached.relative_paths():
+            click.echo(
+                f"warning: {name}={value} is relative to the current folder; hooks started "
+                "elsewhere use another path (fix: give it as an absolute path)",
+                err=True,
+            )
     assert isinstance(cached, Settings)
     return cached
 
@@ -32,15 +38,23 @@ def store() -> Store:
     return Store(settings())
 
 
-SERVICE_TIMEOUT = 30.0
+SERVICE_TIMEOUT = 30.0  # for the operation itself, once the service has answered a ping
+SERVICE_PROBE_TIMEOUT = 1.5  # a service that does not answer a ping within this is hung
 
 
 def via_service(op: str, payload: Mapping[str, object]) -> dict[str, object] | None:
-    """Ask the warm service when it is up (no model load here); None means: do it in-process."""
+    """Ask the warm service when it is up (no model load here); None means: do it in-process.
+
+    A quick ping first, so a hung or stopped service costs ~1.5 s, not the whole budget;
+    a loading or failed one is skipped at once.
+    """
     from memory.service import client
 
+    home = settings().home
+    if client.probe(home, SERVICE_PROBE_TIMEOUT).state != client.READY:
+        return None
     request = {**payload, "by": "cli", "record": True}
-    return client.try_call(settings().home, op, request, timeout=SERVICE_TIMEOUT)
+    return client.try_call(home, op, request, timeout=SERVICE_TIMEOUT)
 
 
 def json_option(func: F) -> F:

@@ -165,6 +165,11 @@ def service_status(env: Mapping[str, str]) -> tuple[int, dict[str, Any]]:
     return done.returncode, report
 
 
+def service_answers(env: Mapping[str, str]) -> bool:
+    """True when the service answers a ping (ready, loading or failed)."""
+    return service_status(env)[1].get("state") in ("ready", "loading", "failed")
+
+
 def wait_until(
     check: Any, timeout: float, what: str, process: subprocess.Popen[bytes] | None = None
 ) -> None:
@@ -215,7 +220,7 @@ def running_service(
         if ready:
             wait_ready(env, process)
         else:
-            wait_until(lambda: service_status(env)[0] == 0, 60, "service answers", process)
+            wait_until(lambda: service_answers(env), 60, "service answers", process)
         yield process
     finally:
         cli(env, "service", "stop", "--timeout", "20")

@@ -2,17 +2,22 @@
 
 `call` raises `ServiceUnavailable` for every way the service can fail to answer in time
 (no socket, refused, timeout, stale version, error reply), so callers have one thing to
-catch before falling back to in-process work.
+catch before falling back to in-process work. `probe` tells, without side effects, what
+state the home's service is in (ready, loading, failed, not responding, not running).
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import socket
 import time
+from dataclasses import dataclass, replace
 
 from memory.service.protocol import (
+    LOCK_NAME,
     MAX_MESSAGE,
+    PID_NAME,
     VERSION,
     decode,
     encode,
@@ -21,9 +26,58 @@ from memory.service.protocol import (
     socket_path,
 )
 
+READY = "ready"
+LOADING = "loading"
+FAILED = "failed"
+NOT_RESPONDING = "not_responding"
+NOT_RUNNING = "not_running"
+STATES = (READY, LOADING, FAILED, NOT_RESPONDING, NOT_RUNNING)
+_RETRY_CONNECT = 0.05  # a service that holds the lock binds its socket within milliseconds
+
 
 class ServiceUnavailable(Exception):
     """The service did not answer usefully within the budget."""
+
+
+@dataclass(frozen=True)
+class ServiceHealth:
+    """What `probe` found: the service's state, its pid, why it failed, one line for humans."""
+
+    state: str  # one of STATES
+    pid: int | None
+    error: str | None
+    detail: str
+    retry_in: float | None = None  # seconds until a failed service tries to load again
+    version: str | None = None
+    model_id: str | None = None
+    uptime: float | None = None
+    stopped: bool = False  # the pid is stopped (SIGSTOP / a debugger)
+
+    @property
+    def answers(self) -> bool:
+        """True when the service answered the ping (ready, loading or failed)."""
+        return self.state in (READY, LOADING, FAILED)
+
+    @property
+    def stale(self) -> bool:
+        """True when the service answered but runs another version of the protocol."""
+        return self.version is not None and self.version != VERSION
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "state": self.state,
+            "running": self.state != NOT_RUNNING,
+            "ready": self.state == READY,
+            "pid": self.pid,
+            "error": self.error,
+            "load_error": self.error if self.state == FAILED else None,
+            "retry_in": self.retry_in,
+            "version": self.version,
+            "model_id": self.model_id,
+            "uptime": self.uptime,
+            "stopped": self.stopped,
+            "detail": self.detail,
+        }
 
 
 def call(
@@ -31,16 +85,11 @@ def call(
 ) -> dict[str, object]:
     """Send one request and return the reply's `result`; ServiceUnavailable otherwise."""
     deadline = time.monotonic() + timeout
-    path = socket_path(home)
-    if not os.path.exists(path):
+    if not os.path.exists(socket_path(home)):
         raise ServiceUnavailable("not running")
     request: dict[str, object] = {"v": VERSION, "op": op, **(payload or {})}
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock, short_path(path) as address:
-            sock.settimeout(max(0.001, deadline - time.monotonic()))
-            sock.connect(address)
-            sock.sendall(encode(request))
-            reply = _read_line(sock, deadline)
+        reply = _exchange(home, request, deadline)
     except (OSError, ValueError) as error:
         raise ServiceUnavailable(f"{type(error).__name__}: {error}") from None
     if reply.get("ok") is True:
@@ -60,6 +109,18 @@ def try_call(
         return call(home, op, payload, timeout)
     except ServiceUnavailable:
         return None
+
+
+def _exchange(home: str, request: dict[str, object], deadline: float) -> dict[str, object]:
+    """One request, one reply line (OSError / ValueError when it fails or is late)."""
+    with (
+        socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock,
+        short_path(socket_path(home)) as address,
+    ):
+        sock.settimeout(max(0.001, deadline - time.monotonic()))
+        sock.connect(address)
+        sock.sendall(encode(request))
+        return _read_line(sock, deadline)
 
 
 def _read_line(sock: socket.socket, deadline: float) -> dict[str, object]:
@@ -93,6 +154,153 @@ def _retire_stale(home: str, timeout: float) -> None:
             sock.sendall(encode({"v": VERSION, "op": "shutdown"}))
     except OSError:
         pass  # it may already be gone; starting a new one is the caller's next step
+
+
+# ---- health -----------------------------------------------------------------------------
+def lock_owner(home: str) -> tuple[bool, int | None]:
+    """(whether a process holds the home's service lock, its pid when known). Never raises.
+
+    The lock is an flock held for the service's whole life, so "held" means a service process
+    is alive (perhaps stopped or hung); the pid is what the owner wrote into the lock file.
+    """
+    try:
+        fd = os.open(os.path.join(run_dir(home), LOCK_NAME), os.O_RDONLY)
+    except (OSError, ValueError):  # absent, unreadable, or a path with a NUL byte
+        return False, None
+    try:
+        try:
+            # a shared lock for an instant: a service starting at this very moment retries
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True, _pid_in(os.pread(fd, 32, 0)) or _pid_file(home)
+        except OSError:
+            return False, None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False, None
+    except OSError:
+        return True, _pid_file(home)
+    finally:
+        os.close(fd)
+
+
+def _pid_in(raw: bytes) -> int | None:
+    text = raw.decode("ascii", "replace").strip()
+    return int(text) if text.isdigit() and int(text) > 0 else None
+
+
+def _pid_file(home: str) -> int | None:
+    try:
+        with open(os.path.join(run_dir(home), PID_NAME), "rb") as handle:
+            return _pid_in(handle.read(32))
+    except OSError:
+        return None
+
+
+def is_stopped(pid: int) -> bool:
+    """True when `pid` is stopped (SIGSTOP, a debugger); False when unknown (no /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return False
+    # "pid (comm) S ...": the state follows the last parenthesis (comm may hold any bytes)
+    fields = stat[stat.rfind(b")") + 1 :].split()
+    return bool(fields) and fields[0] in (b"T", b"t")
+
+
+def probe(home: str, timeout: float = 1.0) -> ServiceHealth:
+    """The state of the home's service, found within about `timeout` s; never raises."""
+    deadline = time.monotonic() + max(0.05, timeout)
+    held, pid = lock_owner(home)
+    if not held:
+        return ServiceHealth(NOT_RUNNING, None, None, f"not running for {home}")
+    if pid is not None and is_stopped(pid):
+        return _not_responding(pid, "the process is stopped (SIGSTOP)")
+    request: dict[str, object] = {"v": VERSION, "op": "ping"}
+    why = "no answer"
+    while True:
+        try:
+            return _health_of(_exchange(home, request, deadline), pid)
+        except (FileNotFoundError, ConnectionRefusedError) as error:
+            why = f"no socket ({type(error).__name__})"  # binding right now, or hung before
+        except (OSError, ValueError) as error:
+            why = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+            break
+        if time.monotonic() + _RETRY_CONNECT >= deadline:
+            break
+        time.sleep(_RETRY_CONNECT)
+    return _not_responding(pid, why)
+
+
+def _not_responding(pid: int | None, why: str) -> ServiceHealth:
+    stopped = pid is not None and is_stopped(pid)
+    who = f"pid {pid}, stopped" if stopped else f"pid {pid}" if pid else "pid unknown"
+    return ServiceHealth(
+        NOT_RESPONDING,
+        pid,
+        why,
+        f"not responding ({who}): `skill-memory service stop` ends it",
+        stopped=stopped,
+    )
+
+
+def _health_of(reply: dict[str, object], owner: int | None) -> ServiceHealth:
+    if reply.get("error") == "version":
+        version = str(reply.get("server_version"))
+        stale = f"runs version {version}, not {VERSION}"
+        return ServiceHealth(
+            FAILED,
+            owner,
+            stale,
+            f"running, failed: {stale} (`skill-memory service start` replaces it)",
+            version=version,
+        )
+    result = reply.get("result")
+    info = result if reply.get("ok") is True and isinstance(result, dict) else {}
+    pid = _int(info.get("pid")) or owner
+    base = ServiceHealth(
+        LOADING,
+        pid,
+        None,
+        "",
+        version=str(info.get("version") or VERSION),
+        model_id=_str(info.get("model_id")),
+        uptime=_float(info.get("uptime")),
+    )
+    about = f"pid {pid}, up {base.uptime} s, {base.version}"
+    error = _str(info.get("load_error"))
+    if not info:
+        why = f"unexpected reply: {reply.get('error') or reply}"
+        return replace(base, state=FAILED, error=why, detail=f"running, failed: {why} ({about})")
+    if info.get("ready") is True:
+        return replace(base, state=READY, detail=f"running, ready ({about})")
+    if error:
+        retry_in = _float(info.get("retry_in"))
+        when = (
+            f"retrying in {retry_in:.0f} s"
+            if retry_in is not None and retry_in >= 1
+            else "retrying now"
+        )
+        return replace(
+            base,
+            state=FAILED,
+            error=error,
+            retry_in=retry_in,
+            detail=f"running, failed: {error} ({when}; {about})",
+        )
+    return replace(base, detail=f"running, loading ({about})")
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _float(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def start_detached(home: str, module: str, python: str | None = None) -> int | None:

@@ -3,8 +3,9 @@
 One process per memory home (an flock on `run/service.lock`), listening on the Unix
 socket `run/service.sock` (folder 0700, socket 0600). It binds first and loads the model
 and the index in a background thread, answering `ping` at once and `warming` to work
-requests until then, so a hook never waits for a model load. It exits after
-`SKILL_MEMORY_SERVICE_IDLE` seconds without requests.
+requests until then, so a hook never waits for a model load. A failed load is retried on
+a backoff, and at once when the index or the model file changes, so a repaired home heals
+without a restart. It exits after `SKILL_MEMORY_SERVICE_IDLE` seconds without requests.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ from memory.service.protocol import (
 
 log = logging.getLogger("skill-memory.service")
 PRUNE_SESSIONS_DAYS = 14
+RETRY_FIRST = 1.0  # seconds before the first retry of a failed load; doubles up to RETRY_MAX
+RETRY_MAX = 60.0
+WATCH_INTERVAL = 1.0  # how often a failed service looks for a repaired index or model
+LOCK_RETRY = 1.0  # a probe holds the lock for an instant; a starting service waits that out
 
 
 class WarmingUp(Exception):
@@ -43,7 +48,7 @@ class WarmingUp(Exception):
 
 
 class Service:
-    """Request handling: holds the retriever once it is loaded."""
+    """Request handling: holds the retriever once it is loaded, and keeps trying until it is."""
 
     def __init__(
         self,
@@ -58,23 +63,61 @@ class Service:
         self.stopping = threading.Event()
         self.ready = threading.Event()
         self.load_error: str | None = None
+        self.attempts = 0
+        self._next_attempt: float | None = None
+        self._retry_now = threading.Event()
         self._work = threading.Lock()
         self._retriever: Any = None
+        self._embedder: Any = None  # kept across attempts once it loaded
         self._matcher: Any = None
         self._factory = retriever_factory
 
-    # ---- warm-up --------------------------------------------------------------------------
-    def warm_up(self) -> None:
-        """Load the embedder, open and sync the index (runs in a background thread)."""
-        try:
-            if self._factory is not None:
-                retriever = self._factory(self.settings)
-            else:
-                from memory.retrieve import Retriever
+    # ---- loading --------------------------------------------------------------------------
+    def keep_loading(self) -> None:
+        """Load until it works (background thread): retry on a backoff, at once on a change.
 
-                retriever = Retriever(self.settings)
+        A change is a new index generation or model file (`watched_state`), or a nudge
+        (`retry` op); either resets the backoff.
+        """
+        delay = RETRY_FIRST
+        while not self.stopping.is_set():
+            self.attempts += 1
+            if self._load(retry_after=delay):
+                self._next_attempt = None
+                return
+            # taken after the attempt, so what the attempt itself wrote is no "change"
+            changed = self._wait_for_retry(watched_state(self.settings))
+            delay = RETRY_FIRST if changed else min(delay * 2, RETRY_MAX)
+
+    def _wait_for_retry(self, seen: tuple[object, ...]) -> bool:
+        """Wait for the next attempt; True when a change or a nudge cut the wait short."""
+        while not self.stopping.is_set():
+            due = self._next_attempt
+            remaining = (due - time.monotonic()) if due is not None else 0.0
+            if remaining <= 0:
+                return False
+            if self._retry_now.wait(min(WATCH_INTERVAL, remaining)):
+                self._retry_now.clear()
+                self._next_attempt = time.monotonic()
+                log.info("asked to retry loading now")
+                return True
+            if watched_state(self.settings) != seen:
+                self._next_attempt = time.monotonic()
+                log.info("the index or the model changed; retrying the load now")
+                return True
+        return False
+
+    def _load(self, retry_after: float) -> bool:
+        """One attempt to load the embedder and open and sync the index; True when ready.
+
+        A failure schedules the next attempt `retry_after` s ahead (before it is reported,
+        so a ping never sees a failure without its retry time).
+        """
+        try:
+            retriever = self._new_retriever()
             retriever.embedder.embed_batch(["warm up"])
-            retriever.memory.sync(None)
+            self._embedder = retriever.embedder
+            retriever.refresh()  # repairs a damaged index; a read-only one is no failure
             for info in retriever.store.skills():  # fill the per-skill caches before any hook asks
                 retriever.candidates(info.skill)
             retriever.candidates(None)
@@ -82,11 +125,31 @@ class Service:
 
             self._matcher = SemanticMatcher(retriever.embedder)
             self._retriever = retriever
+            self.load_error = None
             self.ready.set()
-            log.info("ready in %.1f s", time.time() - self.started)
-        except Exception as error:  # reported to clients and logged with its traceback
+            log.info("ready in %.1f s (attempt %d)", time.time() - self.started, self.attempts)
+            return True
+        except Exception as error:  # reported to clients and logged; the next attempt may work
+            self._next_attempt = time.monotonic() + retry_after
             self.load_error = f"{type(error).__name__}: {error}"
-            log.exception("warm-up failed")
+            if self.attempts == 1:
+                log.exception("load failed; retrying")
+            else:
+                log.warning("load attempt %d failed: %s", self.attempts, self.load_error)
+            return False
+
+    def _new_retriever(self) -> Any:
+        if self._factory is not None:
+            return self._factory(self.settings)
+        from memory.retrieve import Retriever
+
+        return Retriever(self.settings, self._embedder)
+
+    def retry_now(self) -> dict[str, Any]:
+        """Cut a failed service's backoff short (`service start` nudges a failed service)."""
+        if not self.ready.is_set():
+            self._retry_now.set()
+        return {"retrying": not self.ready.is_set()}
 
     # ---- requests -------------------------------------------------------------------------
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -100,6 +163,8 @@ class Service:
             raise VersionMismatch(str(request.get("v")))
         if op == "ping":
             return self.ping()
+        if op == "retry":
+            return self.retry_now()
         handler = _OPS.get(str(op))
         if handler is None:
             raise ValueError(f"unknown op {op!r}")
@@ -125,16 +190,26 @@ class Service:
         """The warm retriever (WarmingUp until it is loaded)."""
         return self._retriever_or_raise()
 
+    def state(self) -> str:
+        """The load state: ready, failed (the last attempt failed; another is due) or loading."""
+        if self.ready.is_set():
+            return "ready"
+        return "failed" if self.load_error else "loading"
+
     def ping(self) -> dict[str, Any]:
         retriever = self._retriever
+        due = self._next_attempt
         return {
             "model_id": retriever.embedder.model_id if retriever is not None else None,
             "dimension": retriever.embedder.dimension if retriever is not None else None,
             "version": VERSION,
             "pid": os.getpid(),
             "home": self.settings.home,
+            "state": self.state(),
             "ready": self.ready.is_set(),
-            "load_error": self.load_error,
+            "load_error": None if self.ready.is_set() else self.load_error,
+            "retry_in": round(max(0.0, due - time.monotonic()), 1) if due is not None else None,
+            "attempts": self.attempts,
             "uptime": round(time.time() - self.started, 1),
         }
 
@@ -145,6 +220,57 @@ class Service:
 
     def idle_for(self) -> float:
         return time.monotonic() - self.last_request
+
+
+def watched_state(settings: Settings) -> tuple[object, ...]:
+    """Cheap fingerprints of what a failed load depends on: the index's generation, the model.
+
+    Stats only (no reads): the index folder, its table folder, manifests and sync state,
+    and the model folder, its parent (a restored folder) and its weights.
+    """
+    from index.table import STATE_FILE, TABLE
+
+    index = settings.index_dir
+    table = os.path.join(index, f"{TABLE}.lance")
+    paths = [
+        index,
+        os.path.join(index, STATE_FILE),
+        table,
+        os.path.join(table, "_versions"),
+        os.path.join(table, "_versions", "latest_version_hint.json"),
+    ]
+    model = _model_folder(settings.embed_model)
+    if model is not None:
+        paths += [
+            os.path.dirname(model),
+            model,
+            *(os.path.join(model, name) for name in MODEL_FILES),
+        ]
+    return tuple(_stat_key(path) for path in paths)
+
+
+MODEL_FILES = ("config.json", "model.safetensors", "pytorch_model.bin", "modules.json")
+
+
+def _model_folder(name: str) -> str | None:
+    """The folder the model loads from (None when the bundled model is not installed)."""
+    from models.bundled import bundled_model_dir, is_default_model
+    from models.errors import ModelUnavailable
+
+    if is_default_model(name):
+        try:
+            return bundled_model_dir()
+        except ModelUnavailable:
+            return None
+    return os.path.abspath(os.path.expanduser(name))  # a hub name: stats of nothing, cheap
+
+
+def _stat_key(path: str) -> tuple[int, int, int] | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
 HookHandler = Callable[["Service", str, bytes], bytes]
@@ -308,20 +434,33 @@ class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
 
 @contextlib.contextmanager
 def single_instance(home: str) -> Iterator[bool]:
-    """Hold the home's service lock; yields False when another service holds it."""
+    """Hold the home's service lock (with our pid in it); False when another service holds it."""
     folder = run_dir(home)
     os.makedirs(folder, mode=0o700, exist_ok=True)
     os.chmod(folder, 0o700)
     fd = os.open(os.path.join(folder, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _try_lock(fd, LOCK_RETRY):
             yield False
             return
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         yield True
     finally:
         os.close(fd)
+
+
+def _try_lock(fd: int, wait: float) -> bool:
+    # `client.lock_owner` takes a shared lock for an instant; only a holder for longer is a service
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
 
 
 def _setup_logging(settings: Settings) -> None:
@@ -352,7 +491,10 @@ def serve(
     retriever_factory: Callable[[Settings], Any] | None = None,
     hook_handler: HookHandler | None = None,
 ) -> int:
-    """Run the service in the foreground until idle, `shutdown` or a signal; 0 when it ran."""
+    """Run the service in the foreground until idle, `shutdown` or a signal.
+
+    Returns 0, also when another service owns the home (the home is served).
+    """
     _setup_logging(settings)
     with single_instance(settings.home) as owner:
         if not owner:
@@ -373,7 +515,7 @@ def serve(
         log.info("listening on %s (version %s)", path, VERSION)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, lambda *_: service.stopping.set())
-        threading.Thread(target=service.warm_up, name="warm-up", daemon=True).start()
+        threading.Thread(target=service.keep_loading, name="loader", daemon=True).start()
         threading.Thread(
             target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True
         ).start()
