@@ -3,6 +3,12 @@
 Standard library only and cheap to import: hook processes load it on every tool call.
 `OPTIONS` is the single table of environment variables; `--help`, `skill-memory config`
 and the README table are all derived from (and tested against) it.
+
+A relative path in a path variable resolves against the current folder, as a shell would,
+so a one-off `AI_MEMORY_HOME=./scratch skill-memory ...` means what it says. Hooks start in
+the agent's project folder, though, so the same value in a profile means one home per
+project: `Settings.relative_paths` names such variables and `skill-memory doctor` fails on
+them (the fix is an absolute path). Resolution itself stays silent: hooks may not print.
 """
 
 from __future__ import annotations
@@ -99,6 +105,16 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 _BY_ENV = {option.env: option for option in OPTIONS}
+PATH_VARIABLES = (
+    "AI_MEMORY_HOME",
+    "AI_MEMORY_SKILLS_DIR",
+    "AI_MEMORY_GLOBAL_FILE",
+    "SKILLS_KNOWLEDGE_DIR",
+    "SKILLS_SEEDS_DIR",
+    "SKILLS_STATS_FILE",
+    "SKILLS_MEMORY_LOG",
+    "SKILLS_DISTILLER_LOG",
+)
 
 
 def _expand(path: str) -> str:
@@ -162,6 +178,18 @@ class Settings:
     def environ(self) -> Mapping[str, str]:
         """The environment these settings were resolved from."""
         return self._env
+
+    def relative_paths(self) -> list[tuple[str, str]]:
+        """(variable, value) of each path setting given relative to the current folder."""
+        names = list(PATH_VARIABLES)
+        if not self._raw("AI_MEMORY_HOME"):
+            names.append("CODEX_HOME")  # then it decides where the home is
+        found = []
+        for name in names:
+            raw = self._raw(name)
+            if raw and not os.path.isabs(os.path.expanduser(raw)):
+                found.append((name, raw))
+        return found
 
     def effective_distiller(self) -> str:
         """The distiller backend `auto` stands for in this environment."""

@@ -2,6 +2,14 @@
 
 Rendering an unmodified document gives back the exact input, so a change to one
 entry never rewrites the others. New files get the original tool's header.
+
+Invalid UTF-8: files are read with `surrogateescape`, so a line with a byte that is not
+UTF-8 (say 0xE9, a Latin-1 `é`) holds lone surrogates. Such a line is never a
+lesson: `bad_lines()` lists it (1-based line number and why) for callers to report, and
+ranking and the index skip it. Rewriting the file (`add`, a merge, an eviction) writes the
+changed lines as UTF-8 and every other line, bad ones included, byte for byte: the file is
+not converted, and its bad bytes are neither dropped nor re-encoded, since their encoding
+cannot be known. Fixing such a line is the user's edit (`skill-memory doctor` names it).
 """
 
 from __future__ import annotations
@@ -10,7 +18,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from memory.lesson import Lesson, parse_entry, render_entry
+from memory.lesson import (
+    Lesson,
+    escape_undecodable,
+    parse_entry,
+    render_entry,
+    undecodable_reason,
+)
 
 # compiled on first use: only writes touch the header
 _LAST_UPDATED = r"(Auto-maintained by fireworks-skill-memory\. Last updated: )\d{4}-\d{2}-\d{2}"
@@ -25,6 +39,20 @@ class Entry:
 
     def render(self) -> str:
         return self.raw if self.raw is not None else render_entry(self.lesson)
+
+
+@dataclass(frozen=True)
+class BadLine:
+    """A line that is not read (kept byte for byte, never ranked or indexed), and why."""
+
+    number: int  # 1-based, in the document as it stands
+    reason: str
+    text: str  # as read: undecodable bytes are lone surrogates
+
+    @property
+    def shown(self) -> str:
+        """The line printable anywhere: undecodable bytes as `\\xNN` escapes."""
+        return escape_undecodable(self.text)
 
 
 @dataclass
@@ -82,6 +110,16 @@ class KnowledgeDoc:
             for item in self.lines
             if isinstance(item, Entry) and not item.lesson.is_placeholder
         ]
+
+    def bad_lines(self) -> list[BadLine]:
+        """Lines that cannot be read as text (not valid UTF-8), in file order."""
+        found = []
+        for position, item in enumerate(self.lines):
+            line = item.render() if isinstance(item, Entry) else item
+            reason = undecodable_reason(line)
+            if reason is not None:
+                found.append(BadLine(position + 1, reason, line))
+        return found
 
     def lessons(self) -> list[Lesson]:
         """The lessons in file order."""

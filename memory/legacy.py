@@ -1,4 +1,9 @@
-"""Import the original tool's Claude-runtime files (`~/.claude/skills/<skill>/KNOWLEDGE.md`)."""
+"""Import the original tool's Claude-runtime files (`~/.claude/skills/<skill>/KNOWLEDGE.md`).
+
+A skill new to the home gets the legacy file byte for byte (lines that are not valid
+UTF-8 included); into an existing home file only lessons are merged, so a legacy line
+that cannot be read stays in the legacy file and is listed in `ImportResult.not_copied`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import os
 from dataclasses import dataclass
 
 from memory.files import locked, read_text, write_atomic
-from memory.knowledge_doc import KnowledgeDoc
+from memory.knowledge_doc import BadLine, KnowledgeDoc
 from memory.knowledge_files import KNOWLEDGE_FILE
 from memory.lesson import Lesson, normalize_for_id
 from memory.skill_names import skill_from_dirname
@@ -15,12 +20,13 @@ from memory.store import Store
 
 @dataclass(frozen=True)
 class ImportResult:
-    """One legacy skill: how many lessons were copied, and how many were already there."""
+    """One legacy skill: lessons copied, lessons already there, unreadable lines left behind."""
 
     skill: str
     source: str
     copied: int
     already_present: int
+    not_copied: tuple[BadLine, ...] = ()
 
 
 def legacy_skills(store: Store) -> list[tuple[str, str]]:
@@ -70,7 +76,8 @@ def import_legacy(store: Store, dry_run: bool = False) -> list[ImportResult]:
     results = []
     for skill, source in legacy_skills(store):
         text = read_text(source) or ""
-        legacy = KnowledgeDoc.parse(text, skill).lessons()
+        doc = KnowledgeDoc.parse(text, skill)
+        legacy = doc.lessons()
         target = store.knowledge_path(skill)
         if not os.path.exists(target):
             if not dry_run:
@@ -80,5 +87,6 @@ def import_legacy(store: Store, dry_run: bool = False) -> list[ImportResult]:
             results.append(ImportResult(skill, source, len(legacy), 0))
             continue
         copied = _merge_into_home(store, skill, legacy, dry_run)
-        results.append(ImportResult(skill, source, copied, len(legacy) - copied))
+        bad = tuple(doc.bad_lines())
+        results.append(ImportResult(skill, source, copied, len(legacy) - copied, bad))
     return results

@@ -3,6 +3,11 @@
 Lessons are parsed once from markdown here; everything else passes `Lesson` objects.
 Lines the original tool or a human wrote (no month, no tag, no HIT) parse too; the
 document layer keeps their raw text so untouched lines are written back byte-for-byte.
+
+Files are read with `surrogateescape`, so a byte that is not UTF-8 (0xE9, a Latin-1 `é`)
+arrives as a lone surrogate. A line holding one is never a lesson: `parse_entry` returns
+None, the document keeps the line verbatim and lists it among its bad lines, and no id,
+ranking or embedding sees it. New lesson or tag text holding one is refused.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ _ENTRY = re.compile(
 )
 _MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 _CONTROL = r"[\x00-\x08\x0b-\x1f\x7f]"  # compiled on first use (writes only)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,37 @@ class Lesson:
         return replace(self, hits=self.hit_count + 1, month=month, text=text or self.text)
 
 
+def first_undecodable(text: str) -> int | None:
+    """Position of the first character that stands for a non-UTF-8 byte (a lone surrogate)."""
+    if text.isascii():  # O(1) in CPython: the common case costs nothing
+        return None
+    found = _SURROGATE.search(text)
+    return None if found is None else found.start()
+
+
+def undecodable_reason(text: str) -> str | None:
+    """Why `text` cannot be read as UTF-8 (naming the first bad byte), or None when it can."""
+    position = first_undecodable(text)
+    if position is None:
+        return None
+    code = ord(text[position])
+    if 0xDC80 <= code <= 0xDCFF:  # how surrogateescape carries an undecodable byte
+        return f"not valid UTF-8 (byte 0x{code - 0xDC00:02x} at column {position + 1})"
+    return f"not valid UTF-8 (lone surrogate U+{code:04X} at column {position + 1})"
+
+
+def escape_undecodable(text: str) -> str:
+    """`text` printable anywhere: an undecodable byte as `\\xNN`, a lone surrogate `\\uNNNN`."""
+    if first_undecodable(text) is None:
+        return text
+    return _SURROGATE.sub(_escape, text)
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found[0])
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
 def normalize_for_id(text: str) -> str:
     """Case- and whitespace-insensitive form of a lesson text, used for ids and exact dedup."""
     return " ".join(text.casefold().split()).rstrip(" .")
@@ -78,13 +115,15 @@ def normalize_for_id(text: str) -> str:
 def lesson_id(skill: str | None, text: str) -> str:
     """The id of a lesson with this text in this scope (10 hex characters)."""
     scope = "@global" if skill is None else skill
-    digest = hashlib.sha256(f"{scope}\x00{normalize_for_id(text)}".encode())
+    # surrogatepass: an id never raises, even for text that slipped past the parser
+    key = f"{scope}\x00{normalize_for_id(text)}".encode("utf-8", "surrogatepass")
+    digest = hashlib.sha256(key)
     return digest.hexdigest()[:10]
 
 
 def parse_entry(line: str, skill: str | None = None) -> Lesson | None:
-    """Parse one markdown line; None when it is not a lesson entry."""
-    if not line.startswith("- "):
+    """Parse one markdown line; None when it is not a lesson entry or is not valid UTF-8."""
+    if not line.startswith("- ") or first_undecodable(line) is not None:
         return None
     match = _ENTRY.fullmatch(line.rstrip("\r\n"))
     if match is None:
@@ -120,6 +159,7 @@ def clean_text(text: str) -> str:
     """Validate and normalise new lesson text: one line, trimmed, bounded."""
     if len(text) > MAX_LESSON_CHARS * 4:
         raise InvalidLesson(f"lesson is {len(text)} characters; the limit is {MAX_LESSON_CHARS}")
+    _refuse_undecodable("lesson", text)
     cleaned = " ".join(re.sub(_CONTROL, " ", text).split())
     if cleaned.startswith("- "):
         cleaned = cleaned[2:].lstrip()
@@ -134,12 +174,20 @@ def clean_tag(tag: str | None) -> str:
     """Validate a tag: one short line without square brackets."""
     if tag is None or not tag.strip():
         return DEFAULT_TAG
+    _refuse_undecodable("tag", tag)
     cleaned = " ".join(re.sub(_CONTROL, " ", tag).split())
     if "[" in cleaned or "]" in cleaned:
         raise InvalidLesson(f"tag {cleaned!r} may not contain square brackets")
     if len(cleaned) > MAX_TAG_CHARS:
         raise InvalidLesson(f"tag is {len(cleaned)} characters; the limit is {MAX_TAG_CHARS}")
     return cleaned
+
+
+def _refuse_undecodable(what: str, text: str) -> None:
+    # written as is, such a character would put a non-UTF-8 byte in the file
+    reason = undecodable_reason(text)
+    if reason is not None:
+        raise InvalidLesson(f"{what} text is {reason}: give it as UTF-8")
 
 
 def check_month(month: str) -> str:

@@ -7,6 +7,7 @@ so importing this module (e.g. for `--help`) stays cheap.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 ENCODE_BATCH = 64
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class EmbeddingModel(ABC):
@@ -99,13 +101,23 @@ class SentenceTransformerEmbedder(EmbeddingModel):
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         vectors = self.load().encode(
-            list(texts),
+            [tokenizable(text) for text in texts],
             batch_size=ENCODE_BATCH,
             normalize_embeddings=True,
             convert_to_numpy=True,
             show_progress_bar=False,
         )
         return np.asarray(vectors, dtype=np.float32)
+
+
+def tokenizable(text: str) -> str:
+    """`text` with lone surrogates (undecodable bytes, JSON `\\udXXX`) as U+FFFD.
+
+    The tokenizer raises TypeError on them; a query or lesson text holding one still embeds.
+    """
+    if text.isascii():  # O(1) in CPython
+        return text
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def load_embedder(name: str = DEFAULT_MODEL_NAME, device: str = "cpu") -> EmbeddingModel:

@@ -1,11 +1,21 @@
-"""Shared fixtures: an isolated memory home, the CLI runner, and a deterministic fake embedder."""
+"""Shared fixtures: an isolated memory home, the CLI runner, and a deterministic fake embedder.
+
+Isolation is automatic: every test runs with HOME, AI_MEMORY_HOME, CLAUDE_CONFIG_DIR and
+CODEX_HOME under a fresh temporary folder and none of the tool's own variables set, so a
+test that forgets the `env` fixture still cannot reach the real `~/.ai-memory`, `~/.claude`
+or `~/.codex`. As a second line, `RealHomeGuard` refuses (PermissionError) any write this
+process makes under those folders and fails the run, and checks at the end that no
+subprocess changed the files an install would touch.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
+import pwd
 import re
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -13,12 +23,155 @@ import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 
-from memory.config import Settings, load_settings
+from memory.config import OPTIONS, Settings, load_settings, resolve_home
 from memory.store import Store
 from models.embedders import EmbeddingModel
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+# ---- isolation from the real home ------------------------------------------------------
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+_WRITE_EVENTS = {  # audit event -> positions of the path arguments it writes
+    "os.mkdir": (0,),
+    "os.remove": (0,),
+    "os.rmdir": (0,),
+    "os.rename": (0, 1),
+    "os.replace": (0, 1),
+    "os.link": (1,),
+    "os.symlink": (1,),
+    "os.truncate": (0,),
+    "os.chmod": (0,),
+    "os.chown": (0,),
+    "os.utime": (0,),
+    "shutil.rmtree": (0,),
+    "shutil.copyfile": (1,),
+    "shutil.move": (1,),
+}
+# What a test escaping into a subprocess would most likely change: the install targets, and
+# whether a memory home exists. Not whole trees: a real agent session (with these hooks,
+# maybe) may legitimately write ~/.claude or ~/.ai-memory while the tests run.
+_WATCHED_FILES = (
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".codex/hooks.json",
+    ".codex/AGENTS.md",
+    ".codex/config.toml",
+)
+_WATCHED_EXISTENCE = (".ai-memory", ".codex/memories/fireworks-skill-memory")
+
+
+def real_home() -> Path:
+    """The user's home from the password database, whatever HOME says."""
+    return Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+class RealHomeGuard:
+    """Refuses and records writes under the real memory, Claude and Codex folders."""
+
+    def __init__(self) -> None:
+        home = real_home()
+        roots = {home / ".ai-memory", home / ".claude", home / ".codex"}
+        roots.add(Path(resolve_home(os.environ)))
+        for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME"):
+            if os.environ.get(name):
+                roots.add(Path(os.environ[name]).expanduser())
+        temp = os.path.abspath(tempfile.gettempdir()) + os.sep
+        folders = (os.path.abspath(root) + os.sep for root in sorted(roots))
+        self.roots = tuple(root for root in folders if not temp.startswith(root))
+        self.watched: dict[str, tuple[int, int] | bool | None] = {
+            str(home / name): _fingerprint(home / name) for name in _WATCHED_FILES
+        }
+        self.watched.update({str(home / name): _exists(home / name) for name in _WATCHED_EXISTENCE})
+        self.violations: list[str] = []
+
+    def protected(self, path: object) -> str | None:
+        """The absolute path when `path` lies under a guarded folder."""
+        if isinstance(path, int) or path is None:
+            return None  # a file descriptor: its opening was checked
+        try:
+            text = os.fsdecode(os.fspath(path))  # type: ignore[call-overload]
+        except TypeError:
+            return None
+        full = os.path.abspath(text) + os.sep
+        return full[:-1] if full.startswith(self.roots) else None
+
+    def audit(self, event: str, args: tuple[object, ...]) -> None:
+        if event == "open":
+            path, _mode, flags = args
+            if isinstance(flags, int) and flags & _WRITE_FLAGS:
+                self._check(event, path)
+            return
+        for position in _WRITE_EVENTS.get(event, ()):
+            if position < len(args):
+                self._check(event, args[position])
+
+    def _check(self, event: str, path: object) -> None:
+        target = self.protected(path)
+        if target is not None:
+            self.violations.append(f"{event} {target}")
+            raise PermissionError(f"test isolation: {event} on {target} (the real home) refused")
+
+    def changed_files(self) -> list[str]:
+        """Watched paths that appeared, vanished or changed since the session started."""
+        changed = []
+        for path, seen in self.watched.items():
+            now = _exists(Path(path)) if isinstance(seen, bool) else _fingerprint(Path(path))
+            if now != seen:
+                changed.append(path)
+        return changed
+
+
+def _fingerprint(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
+def _exists(path: Path) -> bool:
+    return os.path.lexists(path)
+
+
+_GUARD: RealHomeGuard | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _GUARD
+    if _GUARD is None:
+        _GUARD = RealHomeGuard()
+        sys.addaudithook(_GUARD.audit)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _GUARD is None:
+        return
+    problems = _GUARD.violations + [f"changed: {path}" for path in _GUARD.changed_files()]
+    if problems:
+        print("\nTEST ISOLATION BROKEN: the tests wrote under the real home:", file=sys.stderr)
+        for problem in dict.fromkeys(problems):
+            print(f"  {problem}", file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Every test: HOME and the memory, Claude and Codex homes in a fresh temp folder."""
+    user_home = tmp_path_factory.mktemp("home")
+    for option in OPTIONS:
+        monkeypatch.delenv(option.env, raising=False)
+    monkeypatch.setenv("HOME", str(user_home))
+    monkeypatch.setenv("AI_MEMORY_HOME", str(user_home / ".ai-memory"))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(user_home / ".claude"))
+    monkeypatch.setenv("CODEX_HOME", str(user_home / ".codex"))
+    monkeypatch.setenv("SKILLS_DISTILLER_BACKEND", "null")  # never a real LLM by default
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    return user_home
 
 
 @pytest.fixture
@@ -31,6 +184,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
         if name.startswith(
             ("AI_MEMORY_", "SKILL_MEMORY_", "SKILLS_", "CODEX_HOME", "ANTHROPIC_")
         ) or name in (
+            "CLAUDE_CONFIG_DIR",
             "SKILL_MAX",
             "GLOBAL_MAX",
             "MIN_TOOL_CALLS",

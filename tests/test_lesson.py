@@ -171,3 +171,20 @@ def test_documents_of_own_lessons_round_trip(items: list[Lesson]) -> None:
         again.lessons()
         == [lesson for lesson in items if not lesson.is_placeholder][: len(again.lessons())]
     )
+
+
+@given(st.binary(max_size=600), st.sampled_from([b"\n", b"\r\n"]))
+@settings(max_examples=300)
+def test_any_bytes_round_trip_and_never_yield_undecodable_lessons(
+    noise: bytes, newline: bytes
+) -> None:
+    raw = newline.join([b"# x", b"- [A] a fine lesson", b"- [B] " + noise, noise, b""])
+    doc = KnowledgeDoc.parse(raw.decode("utf-8", "surrogateescape"), "s")
+    assert doc.render().encode("utf-8", "surrogateescape") == raw
+    for lesson in doc.lessons():
+        lesson.text.encode("utf-8")  # every lesson is valid text
+        assert len(lesson.id) == 10
+    rendered = doc.render().split(newline.decode())
+    for bad in doc.bad_lines():
+        assert rendered[bad.number - 1] == bad.text
+        assert bad.shown.encode("utf-8")  # printable anywhere
