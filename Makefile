@@ -25,9 +25,16 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# mypy cannot follow the editable install's import hook, so it checks a link view of the
+# namespace (the folders mapped into fireworks_skill_memory, as pyproject.toml maps them).
+TYPECHECK := build/typecheck/fireworks_skill_memory
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	rm -rf $(TYPECHECK) && mkdir -p $(TYPECHECK)
+	for name in __init__.py py.typed memory index models hooks codex cli; do \
+	  ln -s "$(CURDIR)/$$(test -e fireworks_skill_memory/$$name && echo fireworks_skill_memory/)$$name" $(TYPECHECK)/$$name; done
 	$(BIN)/mypy
 
 bench: $(STAMP)

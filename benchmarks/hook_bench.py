@@ -108,8 +108,8 @@ PROMPTS = [
 # ---- the memory home --------------------------------------------------------------------
 def build_home(home: Path, per_skill: int = PER_SKILL) -> None:
     """20 skills x `per_skill` lessons, written as the product writes them (KNOWLEDGE.md)."""
-    from memory.config import load_settings
-    from memory.store import Store
+    from fireworks_skill_memory.memory.config import load_settings
+    from fireworks_skill_memory.memory.store.markdown_store import Store
 
     store = Store(load_settings({"AI_MEMORY_HOME": str(home)}))
     rng = random.Random(7)
@@ -210,12 +210,12 @@ def stats(values: list[float]) -> dict[str, float]:
 def start_service(
     python: str, env: dict[str, str], home: Path, threads: int | None = None
 ) -> subprocess.Popen[bytes]:
-    from memory.service.client import try_call
+    from fireworks_skill_memory.memory.service.client import try_call
 
     if threads:
         env = {**env, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     process = subprocess.Popen(
-        [python, "-m", "hooks.service_main"],
+        [python, "-m", "fireworks_skill_memory.hooks.service_main"],
         cwd=REPO,
         env=env,
         stdin=subprocess.DEVNULL,
@@ -235,7 +235,7 @@ def start_service(
 
 
 def stop_service(process: subprocess.Popen[bytes], home: Path) -> None:
-    from memory.service.client import try_call
+    from fireworks_skill_memory.memory.service.client import try_call
 
     try_call(str(home), "shutdown", timeout=2.0)
     try:
@@ -353,7 +353,7 @@ class Bench:
             f"memory home: {SKILLS * self.per_skill} lessons, {time.perf_counter() - started:.1f} s"
         )
         self.say(f"compileall: {compile_packages(self.python):.1f} s")
-        from hooks import install as installer
+        from fireworks_skill_memory.hooks import install as installer
 
         settings_file = self.root / "settings.json"
         installer.install(str(settings_file), python=self.python, home=str(self.home))
@@ -364,7 +364,7 @@ class Bench:
 
     def record_prompts(self, series: str) -> None:
         """One session per run of a series, its own prompt recorded through the service."""
-        from hooks.fast import forward
+        from fireworks_skill_memory.hooks.fast import forward
 
         for index in range(-1, self.runs):
             domain = DOMAINS[index % len(DOMAINS)]
@@ -399,13 +399,13 @@ class Bench:
     def idle(self) -> None:
         """Wait until the service has finished earlier work (a hook that gave up at its
         budget leaves the service computing; real Skill calls are seconds apart)."""
-        from memory.service.client import try_call
+        from fireworks_skill_memory.memory.service.client import try_call
 
         try_call(str(self.home), "embed", {"task": ""}, timeout=30.0)
 
     def answer(self, series: str) -> Callable[[int], float]:
         """The service's own time for a forwarded PreToolUse (no process start, no budget)."""
-        from hooks.fast import forward
+        from fireworks_skill_memory.hooks.fast import forward
 
         def run(index: int) -> float:
             self.idle()

@@ -71,17 +71,25 @@ import numpy.typing as npt
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import index.table as index_table
-from index.table import LessonIndex
-from memory import indexing, lexical, ranking
-from memory.config import Settings
-from memory.indexing import EMBED_CHUNK, MemoryIndex, SyncReport
-from memory.knowledge_doc import Entry, KnowledgeDoc
-from memory.lesson import Lesson
-from memory.ranking import ALL_SKILLS_CANDIDATES, lesson_embedding_texts, task_embedding_texts
-from memory.retrieve import Retriever
-from memory.store import Store
-from models.embedders import EmbeddingModel
+from fireworks_skill_memory.index import table as index_table
+from fireworks_skill_memory.index.table import LessonIndex
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.retrieval import indexing, lexical, ranking
+from fireworks_skill_memory.memory.retrieval.indexing import (
+    EMBED_CHUNK,
+    MemoryIndex,
+    SyncReport,
+)
+from fireworks_skill_memory.memory.retrieval.ranking import (
+    ALL_SKILLS_CANDIDATES,
+    lesson_embedding_texts,
+    task_embedding_texts,
+)
+from fireworks_skill_memory.memory.retrieval.retriever import Retriever
+from fireworks_skill_memory.memory.store.knowledge_doc import Entry, KnowledgeDoc
+from fireworks_skill_memory.memory.store.lesson import Lesson
+from fireworks_skill_memory.memory.store.markdown_store import Store
+from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 DIM = 384  # all-MiniLM-L6-v2
 TODAY = "2026-11-15"
@@ -360,7 +368,7 @@ class PreEmbeddedRetriever(Retriever):
         self.task_vectors = tasks
 
     def task_vector(self, task: str | Sequence[str]) -> FloatArray:
-        # the Retriever passes a task as a text or as its parts (`memory.retrieve.task_list`)
+        # the Retriever passes a task as a text or as its parts (`retriever.task_list`)
         return self.task_vectors[task if isinstance(task, str) else "\n".join(task)]
 
 
@@ -559,7 +567,7 @@ def bench_indexing(
 ) -> None:
     import torch
 
-    from models.embedders import SentenceTransformerEmbedder
+    from fireworks_skill_memory.models.embedders import SentenceTransformerEmbedder
 
     out.heading(f"1. Indexing throughput ({lesson_count} lessons, real model)")
     rnd = random.Random(1)

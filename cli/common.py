@@ -9,8 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
-from memory.config import Settings, load_settings
-from memory.store import Store
+from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.store.markdown_store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,7 +48,7 @@ def via_service(op: str, payload: Mapping[str, object]) -> dict[str, object] | N
     A quick ping first, so a hung or stopped service costs ~1.5 s, not the whole budget;
     a loading or failed one is skipped at once.
     """
-    from memory.service import client
+    from fireworks_skill_memory.memory.service import client
 
     home = settings().home
     if client.probe(home, SERVICE_PROBE_TIMEOUT).state != client.READY:

@@ -13,10 +13,10 @@ import sys
 
 import click
 
-from cli.common import emit_json, settings, store
-from cli.report import print_outcomes, report_flush
-from memory.config import Settings
-from memory.errors import InvalidInput, NotFound
+from fireworks_skill_memory.cli.common import emit_json, settings, store
+from fireworks_skill_memory.cli.report import print_outcomes, report_flush
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.errors import InvalidInput, NotFound
 
 MAX_SUMMARY_BYTES = 4_000_000  # the distiller keeps 16k characters of it anyway
 
@@ -45,7 +45,11 @@ def flush_distilled(
             )
         _flush_sections(skill, session, max_lessons, include_checkpoints, keep_checkpoints, as_json)
         return
-    from memory.distill_worker import DistillFailed, distill_session, distill_summary
+    from fireworks_skill_memory.memory.distill.worker import (
+        DistillFailed,
+        distill_session,
+        distill_summary,
+    )
 
     session_id = _session_id(session) if session is not None else None
     if session is not None and session_id is not None:
@@ -93,7 +97,7 @@ def flush_distilled(
 
 def latest_rollout(config: Settings) -> str:
     """The newest Codex rollout under `$CODEX_HOME/sessions` (default ~/.codex)."""
-    from memory.sessions import latest_codex_rollout
+    from fireworks_skill_memory.memory.sessions.readers import latest_codex_rollout
 
     codex_home = config.environ.get("CODEX_HOME") or os.path.join(
         config.environ.get("HOME") or os.path.expanduser("~"), ".codex"
@@ -107,7 +111,7 @@ def latest_rollout(config: Settings) -> str:
 def _session_id(path: str) -> str | None:
     """The session's own id (else one derived from the path); None when the file is neither
     a Claude transcript nor a Codex rollout."""
-    from memory.sessions import read_session
+    from fireworks_skill_memory.memory.sessions.readers import read_session
 
     try:
         digest = read_session(path, max_bytes=256_000, max_lines=200)
@@ -123,7 +127,7 @@ def read_summary(path: str | None, from_stdin: bool = False) -> str:
 
     The one reader of `flush` summaries: more than MAX_SUMMARY_BYTES is refused, not cut.
     """
-    from memory.sections import session_text
+    from fireworks_skill_memory.memory.distill.sections import session_text
 
     where = "standard input" if from_stdin else str(path)
     try:
@@ -152,9 +156,9 @@ def _flush_sections(
     as_json: bool,
 ) -> None:
     """`flush --session latest` without --distill: lesson sections of the assistant's text."""
-    from memory.dedup import matcher_for
-    from memory.flush import flush_explicit
-    from memory.sessions import read_session
+    from fireworks_skill_memory.memory.dedup.matcher import matcher_for
+    from fireworks_skill_memory.memory.distill.flush import flush_explicit
+    from fireworks_skill_memory.memory.sessions.readers import read_session
 
     digest = read_session(rollout)
     result = flush_explicit(

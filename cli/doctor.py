@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import click
 
-from cli.common import emit_json, json_option, settings
-from memory.config import OPTIONS, Settings, load_settings
-from memory.errors import ConfigError, SkillMemoryError
+from fireworks_skill_memory.cli.common import emit_json, json_option, settings
+from fireworks_skill_memory.memory.config import OPTIONS, Settings, load_settings
+from fireworks_skill_memory.memory.errors import ConfigError, SkillMemoryError
 
 OK, NOTE, WARN, FAIL = "ok", "note", "warn", "fail"
 MAX_BAD_LINES_PER_FILE = 10
@@ -138,7 +138,7 @@ def _folder_problem(label: str, folder: str) -> Finding | None:
 
 # ---- the lessons ------------------------------------------------------------------------
 def _lessons(cfg: Settings) -> list[Finding]:
-    from memory.store import Store
+    from fireworks_skill_memory.memory.store.markdown_store import Store
 
     memory = Store(cfg)
     infos = memory.skills()
@@ -159,9 +159,9 @@ def _lessons(cfg: Settings) -> list[Finding]:
 
 
 def _text(cfg: Settings) -> list[Finding]:
-    from memory.files import read_text
-    from memory.knowledge_doc import KnowledgeDoc
-    from memory.store import Store
+    from fireworks_skill_memory.memory.store.files import read_text
+    from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
+    from fireworks_skill_memory.memory.store.markdown_store import Store
 
     findings = []
     for source in Store(cfg).sources():
@@ -195,7 +195,7 @@ def _text_fix(path: str, text: str) -> str:
 
 # ---- the model --------------------------------------------------------------------------
 def _model(cfg: Settings) -> list[Finding]:
-    from models.bundled import is_default_model
+    from fireworks_skill_memory.models.bundled import is_default_model
 
     if is_default_model(cfg.embed_model):
         return [_bundled_model()]
@@ -207,8 +207,12 @@ def _model(cfg: Settings) -> list[Finding]:
 
 
 def _bundled_model() -> Finding:
-    from models.bundled import WEIGHTS_SHA256, bundled_model_dir, weights_sha256
-    from models.errors import ModelUnavailable
+    from fireworks_skill_memory.models.bundled import (
+        WEIGHTS_SHA256,
+        bundled_model_dir,
+        weights_sha256,
+    )
+    from fireworks_skill_memory.models.errors import ModelUnavailable
 
     try:
         folder = bundled_model_dir()
@@ -290,8 +294,8 @@ def _hub_cache_folder(name: str) -> str | None:
 
 # ---- the index and the service ----------------------------------------------------------
 def _index(cfg: Settings) -> list[Finding]:
-    from memory.indexing import inspect_index
-    from models.bundled import DEFAULT_MODEL_NAME, is_default_model
+    from fireworks_skill_memory.memory.retrieval.indexing import inspect_index
+    from fireworks_skill_memory.models.bundled import DEFAULT_MODEL_NAME, is_default_model
 
     report = inspect_index(cfg)
     counts = f"{report.rows} rows for {report.markdown_lessons} lessons"
@@ -329,7 +333,7 @@ def _index(cfg: Settings) -> list[Finding]:
 
 
 def _service(cfg: Settings) -> list[Finding]:
-    from memory.service import client
+    from fireworks_skill_memory.memory.service import client
 
     health = client.probe(cfg.home, SERVICE_PROBE_SECONDS)
     if health.state == client.NOT_RUNNING:
@@ -377,7 +381,7 @@ def _hooks(cfg: Settings) -> list[Finding]:
 
 
 def _claude_hooks(cfg: Settings) -> list[Finding]:
-    from hooks import install
+    from fireworks_skill_memory.hooks import install
 
     findings = []
     for path, scope in install.default_targets(cfg.home, cfg.environ):
@@ -427,8 +431,8 @@ def _hooks_finding(
 
 
 def _codex_hooks(cfg: Settings) -> list[Finding]:
-    from codex.install import default_codex_home, status
-    from hooks.install import parse_command
+    from fireworks_skill_memory.codex.install import default_codex_home, status
+    from fireworks_skill_memory.hooks.install import parse_command
 
     codex_home = default_codex_home(cfg.environ)
     fix = f"skill-memory codex install --codex-home {_quote(codex_home)}"
@@ -493,8 +497,8 @@ CHECKS: tuple[Check, ...] = (
 
 def run_checks(cfg: Settings) -> list[Finding]:
     """Every check's findings, in order; a check that cannot run is a failure of its own."""
-    from index.errors import IndexStoreError
-    from models.errors import ModelError
+    from fireworks_skill_memory.index.errors import IndexStoreError
+    from fireworks_skill_memory.models.errors import ModelError
 
     findings = []
     for check in CHECKS:

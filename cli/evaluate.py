@@ -7,11 +7,11 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, json_option, settings
+from fireworks_skill_memory.cli.common import emit_json, json_option, settings
 
 
 def _embedder() -> Any:
-    from models.embedders import load_embedder
+    from fireworks_skill_memory.models.embedders import load_embedder
 
     cfg = settings()
     return load_embedder(cfg.embed_model, cfg.device)
@@ -72,7 +72,11 @@ def retrieval(
     Prints Recall@1, Recall@5, best@5, MRR@10, nDCG@5 before the gate, and the
     false-injection rate and best@5 as injected, overall and by kind.
     """
-    from memory.evaluation import RANKERS, evaluate_retrieval, read_jsonl
+    from fireworks_skill_memory.memory.retrieval.evaluation import (
+        RANKERS,
+        evaluate_retrieval,
+        read_jsonl,
+    )
 
     chosen = RANKERS if not rankers or "all" in rankers else tuple(dict.fromkeys(rankers))
     if (run_out or ranking_out) and "ours" not in chosen:
@@ -114,7 +118,7 @@ def retrieval(
 @json_option
 def dedup(pairs_file: str, decisions_out: str | None, as_json: bool) -> None:
     """Offer each pair's `b` to a skill holding `a` (judge off) and score merge vs add."""
-    from memory.evaluation import evaluate_dedup, read_jsonl
+    from fireworks_skill_memory.memory.retrieval.evaluation import evaluate_dedup, read_jsonl
 
     pairs = read_jsonl(pairs_file)
     decisions, metrics = evaluate_dedup(dict(settings().environ), pairs, _embedder())

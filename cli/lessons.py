@@ -6,7 +6,7 @@ import os
 
 import click
 
-from cli.common import (
+from fireworks_skill_memory.cli.common import (
     emit_json,
     json_option,
     settings,
@@ -15,9 +15,9 @@ from cli.common import (
     text_argument,
     via_service,
 )
-from cli.report import describe, report_flush
-from memory.errors import InvalidInput
-from memory.skill_names import validate_skill
+from fireworks_skill_memory.cli.report import describe, report_flush
+from fireworks_skill_memory.memory.errors import InvalidInput
+from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
 
 def _scope(skill: str | None, is_global: bool) -> str | None:
@@ -43,7 +43,7 @@ def add(
     A lesson that restates an existing one is merged into it (its HIT count goes up)
     instead of being added again.
     """
-    from memory.dedup import matcher_for
+    from fireworks_skill_memory.memory.dedup.matcher import matcher_for
 
     scope = _scope(skill, is_global)
     body = text_argument(text)
@@ -169,9 +169,9 @@ def flush(
     Without --distill, lessons are the items under headings such as `## Lessons`,
     `## Takeaways`, `## Insights` or `经验` (the original Codex flow).
     """
-    from memory.dedup import matcher_for
-    from memory.flush import flush_explicit
-    from memory.sections import session_text
+    from fireworks_skill_memory.memory.dedup.matcher import matcher_for
+    from fireworks_skill_memory.memory.distill.flush import flush_explicit
+    from fireworks_skill_memory.memory.distill.sections import session_text
 
     validate_skill(skill)
     sources = [bool(summary_file), bool(session_file), from_stdin, bool(session_ref)]
@@ -180,7 +180,7 @@ def flush(
             "give exactly one of --summary-file, --session-file, --stdin, --session latest"
         )
     if distill or session_ref:
-        from cli.distill import flush_distilled
+        from fireworks_skill_memory.cli.distill import flush_distilled
 
         flush_distilled(
             skill,
@@ -203,7 +203,7 @@ def flush(
             raise InvalidInput(f"cannot read {session_file}: {error.strerror}") from None
         text = session_text(raw, os.path.basename(session_file))
     else:
-        from cli.distill import read_summary
+        from fireworks_skill_memory.cli.distill import read_summary
 
         text = read_summary(summary_file, from_stdin)
     result = flush_explicit(
@@ -230,8 +230,8 @@ def flush(
 @json_option
 def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_json: bool) -> None:
     """Print the lessons worth knowing before using SKILL, ranked for --task."""
-    from cli.search import echo_notices
-    from memory.retrieve import inject_for
+    from fireworks_skill_memory.cli.search import echo_notices
+    from fireworks_skill_memory.memory.retrieval.retriever import inject_for
 
     validate_skill(skill)
     reply = None
@@ -260,7 +260,7 @@ def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_js
 @json_option
 def import_legacy(dry_run: bool, as_json: bool) -> None:
     """Import lessons from the legacy ~/.claude/skills/<skill>/KNOWLEDGE.md files."""
-    from memory.legacy import import_legacy as run_import
+    from fireworks_skill_memory.memory.store.legacy import import_legacy as run_import
 
     results = run_import(store(), dry_run=dry_run)
     if as_json:

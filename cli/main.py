@@ -10,16 +10,16 @@ from typing import Any
 
 import click
 
-from cli import doctor, evaluate, lessons, search, service
-from codex.commands import codex_group
-from hooks.commands import hooks_group
-from memory import __version__ as VERSION
-from memory.errors import SkillMemoryError
+from fireworks_skill_memory.cli import doctor, evaluate, lessons, search, service
+from fireworks_skill_memory.codex.commands import codex_group
+from fireworks_skill_memory.hooks.commands import hooks_group
+from fireworks_skill_memory.memory import __version__ as VERSION
+from fireworks_skill_memory.memory.errors import SkillMemoryError
 
 
 def _domain_errors() -> tuple[type[BaseException], ...]:
-    from index.errors import IndexStoreError
-    from models.errors import ModelError
+    from fireworks_skill_memory.index.errors import IndexStoreError
+    from fireworks_skill_memory.models.errors import ModelError
 
     return (SkillMemoryError, IndexStoreError, ModelError)
 

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import click
 
-from cli.common import emit_json
-from memory.flush import FlushResult
+from fireworks_skill_memory.cli.common import emit_json
+from fireworks_skill_memory.memory.distill.flush import FlushResult
 
 
 def describe(outcome: Mapping[str, object]) -> str:

@@ -9,13 +9,19 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cli.common import emit_json, json_option, settings, store, via_service
-from memory.errors import InvalidInput
-from memory.inject import Hit
-from memory.skill_names import validate_skill
+from fireworks_skill_memory.cli.common import (
+    emit_json,
+    json_option,
+    settings,
+    store,
+    via_service,
+)
+from fireworks_skill_memory.memory.errors import InvalidInput
+from fireworks_skill_memory.memory.retrieval.inject import Hit
+from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
 if TYPE_CHECKING:
-    from memory.indexing import IndexNotice, Repair
+    from fireworks_skill_memory.memory.retrieval.indexing import IndexNotice, Repair
 
 RESULT_KEYS = ("id", "skill", "tag", "text", "score")
 
@@ -28,7 +34,7 @@ def echo_notices(notices: Iterable[IndexNotice]) -> None:
 
 def echo_repair(repair: Repair | None) -> None:
     """Say on stderr where a damaged table was moved."""
-    from memory.indexing import IndexNotice
+    from fireworks_skill_memory.memory.retrieval.indexing import IndexNotice
 
     if repair is not None:
         echo_notices([IndexNotice.repaired(repair)])
@@ -84,7 +90,7 @@ def search(
     query: str | None, skill: str | None, top: int, queries_file: str | None, as_json: bool
 ) -> None:
     """Find the stored lessons nearest in meaning to QUERY."""
-    from memory.retrieve import Retriever
+    from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 
     if (query is None) == (queries_file is None):
         raise click.UsageError("give a QUERY or --queries FILE")
@@ -136,8 +142,8 @@ def _no_results(skill: str | None) -> str:
 @json_option
 def reindex(as_json: bool) -> None:
     """Rebuild the vector index from the markdown files."""
-    from memory.indexing import MemoryIndex
-    from models.embedders import load_embedder
+    from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
+    from fireworks_skill_memory.models.embedders import load_embedder
 
     cfg = settings()
     reply = via_service("reindex", {})
@@ -180,9 +186,9 @@ def reindex(as_json: bool) -> None:
 @json_option
 def stats(as_json: bool) -> None:
     """Skills, lessons, index size and model, and how often lessons were injected."""
-    from index.errors import IndexUnavailable
-    from index.table import LessonIndex
-    from memory.usage import read_injection_counts
+    from fireworks_skill_memory.index.errors import IndexUnavailable
+    from fireworks_skill_memory.index.table import LessonIndex
+    from fireworks_skill_memory.memory.retrieval.usage import read_injection_counts
 
     cfg = settings()
     memory_store = store()

@@ -11,11 +11,11 @@ import time
 
 import click
 
-from cli.common import emit_json, json_option, settings
-from memory.service import client
-from memory.service.client import ServiceHealth
+from fireworks_skill_memory.cli.common import emit_json, json_option, settings
+from fireworks_skill_memory.memory.service import client
+from fireworks_skill_memory.memory.service.client import ServiceHealth
 
-SERVICE_MODULE = "hooks.service_main"
+SERVICE_MODULE = "fireworks_skill_memory.hooks.service_main"
 PROBE_TIMEOUT = 2.0  # a service that does not answer a ping within this is "not responding"
 START_WAIT = 15.0  # how long `start` waits for the new process to take the home's lock
 KILL_WAIT = 5.0  # after SIGKILL, how long `stop` waits for the lock to be released
@@ -32,7 +32,7 @@ EXIT_CODES = {
 @click.command()
 def serve() -> None:
     """Run the warm service in the foreground (Ctrl-C to stop)."""
-    from hooks.service_main import run
+    from fireworks_skill_memory.hooks.service_main import run
 
     raise SystemExit(run(settings()))
 
@@ -200,7 +200,12 @@ def _wait_released(home: str, timeout: float) -> bool:
 def _remove_leftovers(home: str) -> None:
     """Remove the socket and pid file a dead service left, holding its lock meanwhile
     (so a service started at this moment keeps its own)."""
-    from memory.service.protocol import LOCK_NAME, PID_NAME, run_dir, socket_path
+    from fireworks_skill_memory.memory.service.protocol import (
+        LOCK_NAME,
+        PID_NAME,
+        run_dir,
+        socket_path,
+    )
 
     try:
         fd = os.open(os.path.join(run_dir(home), LOCK_NAME), os.O_RDWR)

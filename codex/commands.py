@@ -6,7 +6,13 @@ from typing import Any
 
 import click
 
-from codex.install import EVENTS, CodexStatus, FileChange, InstallReport, UninstallReport
+from fireworks_skill_memory.codex.install import (
+    EVENTS,
+    CodexStatus,
+    FileChange,
+    InstallReport,
+    UninstallReport,
+)
 
 TRUST_HINT = (
     "Codex runs new or changed hooks only once you trust them; until then `codex exec` "
@@ -57,7 +63,7 @@ def install_command(
     Safe to run again: our entries are updated in place, other hooks are kept, and a file
     that held anything else is backed up first.
     """
-    from codex.install import install
+    from fireworks_skill_memory.codex.install import install
 
     report = install(codex_home, dry_run=dry_run, trust=trust, codex_bin=codex_bin)
     if as_json:
@@ -100,7 +106,7 @@ def _verb(change: FileChange, dry_run: bool) -> str:
 @_json_option
 def uninstall_command(codex_home: str | None, dry_run: bool, as_json: bool) -> None:
     """Remove our hooks and AGENTS.md block, restoring the files as they were before."""
-    from codex.install import uninstall
+    from fireworks_skill_memory.codex.install import uninstall
 
     report = uninstall(codex_home, dry_run=dry_run)
     if as_json:
@@ -123,7 +129,7 @@ def _print_uninstall(report: UninstallReport) -> None:
 @_json_option
 def status_command(codex_home: str | None, codex_bin: str | None, as_json: bool) -> None:
     """Are the hooks installed and trusted, is the AGENTS.md block there, is the service up?"""
-    from codex.install import status
+    from fireworks_skill_memory.codex.install import status
 
     report = status(codex_home, codex_bin=codex_bin)
     service = _service_state()
@@ -134,8 +140,8 @@ def status_command(codex_home: str | None, codex_bin: str | None, as_json: bool)
 
 
 def _service_state() -> dict[str, Any]:
-    from cli.common import settings
-    from memory.service import client
+    from fireworks_skill_memory.cli.common import settings
+    from fireworks_skill_memory.memory.service import client
 
     home = settings().home
     reply = client.try_call(home, "ping", timeout=1.0)
@@ -168,6 +174,6 @@ def _print_status(report: CodexStatus, service: dict[str, Any]) -> None:
 
 
 def _emit(value: dict[str, Any]) -> None:
-    from cli.common import emit_json
+    from fireworks_skill_memory.cli.common import emit_json
 
     emit_json(value)

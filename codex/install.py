@@ -34,8 +34,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory.errors import InvalidInput
-from memory.files import locked, write_atomic
+from fireworks_skill_memory.memory.errors import InvalidInput
+from fireworks_skill_memory.memory.store.files import locked, write_atomic
 
 MARKER = "# fireworks-skill-memory"
 BLOCK_BEGIN = "<!-- fireworks-skill-memory:begin -->"
@@ -119,14 +119,14 @@ def codex_paths(codex_home: str | None) -> CodexPaths:
 
 def shim_dir() -> str:
     """The folder of the hook shims (`hooks/bin`) of this installation."""
-    import hooks
+    from fireworks_skill_memory import hooks
 
     return os.path.join(os.path.dirname(os.path.abspath(hooks.__file__)), "bin")
 
 
 def hook_command(spec: HookSpec, python: str | None = None, shims: str | None = None) -> str:
     """The shell command Codex runs for `spec` (`<python> -E <shim>`), ending with our marker."""
-    from hooks.install import PYTHON_FLAGS
+    from fireworks_skill_memory.hooks.install import PYTHON_FLAGS
 
     shim = os.path.join(shims or shim_dir(), spec.shim)
     interpreter = shlex.quote(python or sys.executable)
@@ -494,7 +494,7 @@ def install(
     commands = {spec.event: hook_command(spec, python) for spec in HOOK_SPECS}
     command = skill_memory_command(python)
     if trust and not dry_run:
-        from codex.trust import find_codex
+        from fireworks_skill_memory.codex.trust import find_codex
 
         codex_bin = find_codex(codex_bin)  # fail before writing anything
     with install_lock(paths, dry_run):
@@ -563,7 +563,12 @@ def remember_originals(state: InstallState, changes: Sequence[FileChange]) -> No
 
 def trust_ours(paths: CodexPaths, state: InstallState, codex_bin: str) -> tuple[str, ...]:
     """Record trust for our hooks in config.toml with the hashes Codex reports (`--trust`)."""
-    from codex.trust import hook_inventory, hooks_from, remove_trust, set_trust
+    from fireworks_skill_memory.codex.trust import (
+        hook_inventory,
+        hooks_from,
+        remove_trust,
+        set_trust,
+    )
 
     inventory = hooks_from(hook_inventory(codex_bin, paths.home), paths.hooks)
     ours = {
@@ -665,7 +670,7 @@ def _agents_uninstall(paths: CodexPaths, state: InstallState) -> FileChange:
 
 
 def _config_uninstall(paths: CodexPaths, state: InstallState) -> FileChange:
-    from codex.trust import remove_trust
+    from fireworks_skill_memory.codex.trust import remove_trust
 
     before = read_bytes(paths.config)
     text = _decode(before, paths.config)
@@ -786,7 +791,12 @@ def status(
 
 
 def _trust_by_event(paths: CodexPaths, codex_bin: str | None) -> tuple[dict[str, str], str | None]:
-    from codex.trust import CodexUnavailable, find_codex, hook_inventory, hooks_from
+    from fireworks_skill_memory.codex.trust import (
+        CodexUnavailable,
+        find_codex,
+        hook_inventory,
+        hooks_from,
+    )
 
     if not os.path.exists(paths.hooks):
         return {}, None

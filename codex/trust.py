@@ -22,8 +22,8 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from memory import __version__ as VERSION
-from memory.errors import InvalidInput, SkillMemoryError
+from fireworks_skill_memory.memory import __version__ as VERSION
+from fireworks_skill_memory.memory.errors import InvalidInput, SkillMemoryError
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -48,7 +48,7 @@ def install_command(scope: str, settings_file: str | None, dry_run: bool, as_jso
 
     Every other key and foreign hook is kept; the previous file is backed up beside it.
     """
-    from hooks import install
+    from fireworks_skill_memory.hooks import install
 
     path = install.target_path(scope, settings_file)
     change = install.install(path, dry_run=dry_run)
@@ -59,7 +59,7 @@ def install_command(scope: str, settings_file: str | None, dry_run: bool, as_jso
 @_write_options
 def uninstall_command(scope: str, settings_file: str | None, dry_run: bool, as_json: bool) -> None:
     """Remove exactly our hooks from a Claude Code settings.json."""
-    from hooks import install
+    from fireworks_skill_memory.hooks import install
 
     path = install.target_path(scope, settings_file)
     change = install.uninstall(path, dry_run=dry_run)
@@ -78,7 +78,7 @@ def status_command(scope: str | None, settings_file: str | None, as_json: bool) 
     Without --scope or --settings: the user, project and project-local settings, and
     every file an earlier install recorded.
     """
-    from hooks import install
+    from fireworks_skill_memory.hooks import install
 
     targets = None
     if scope or settings_file:
@@ -86,7 +86,7 @@ def status_command(scope: str | None, settings_file: str | None, as_json: bool) 
         targets = [(path, "explicit" if settings_file else str(scope))]
     report = install.status(targets)
     if as_json:
-        from cli.common import emit_json
+        from fireworks_skill_memory.cli.common import emit_json
 
         emit_json(report)
         return
@@ -97,7 +97,7 @@ def status_command(scope: str | None, settings_file: str | None, as_json: bool) 
 def _report(change: Any, as_json: bool) -> None:
     """Print an install/uninstall outcome."""
     if as_json:
-        from cli.common import emit_json
+        from fireworks_skill_memory.cli.common import emit_json
 
         emit_json(change.as_json())
         return

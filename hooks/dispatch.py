@@ -13,14 +13,14 @@ import importlib
 import sys
 
 MODULES = {
-    "PreToolUse": "hooks.pre_tool_use",
-    "PostToolUse": "hooks.post_tool_use",
-    "PostToolUseFailure": "hooks.post_tool_use_failure",
-    "UserPromptSubmit": "hooks.user_prompt_submit",
-    "UserPromptExpansion": "hooks.user_prompt_expansion",
-    "SessionStart": "hooks.session_start",
-    "Stop": "hooks.stop",
-    "SessionEnd": "hooks.stop",
+    "PreToolUse": "fireworks_skill_memory.hooks.pre_tool_use",
+    "PostToolUse": "fireworks_skill_memory.hooks.post_tool_use",
+    "PostToolUseFailure": "fireworks_skill_memory.hooks.post_tool_use_failure",
+    "UserPromptSubmit": "fireworks_skill_memory.hooks.user_prompt_submit",
+    "UserPromptExpansion": "fireworks_skill_memory.hooks.user_prompt_expansion",
+    "SessionStart": "fireworks_skill_memory.hooks.session_start",
+    "Stop": "fireworks_skill_memory.hooks.stop",
+    "SessionEnd": "fireworks_skill_memory.hooks.stop",
 }
 
 

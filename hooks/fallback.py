@@ -1,11 +1,11 @@
 """In-process ranking for a hook when the service cannot answer in time.
 
 Lexical: BM25 over `tag text` with idf from the skill's own lessons, taken in the no-task
-order (`memory.prior.order_without_task`, the order every path uses without a task) so that
+order (`memory.retrieval.prior.order_without_task`, the one order without a task) so that
 equal scores keep that order. Without a task that order alone decides. Coarser than the
 semantic ranking, so it injects fewer lessons and only on a clear word match.
 
-It reads the skill's lessons from the per-skill lexical cache (`memory.lexical_cache`: one
+It reads the skill's lessons from the per-skill lexical cache (`memory.retrieval.lexical_cache`: one
 `open`, no markdown parsing) when it is fresh, else from the markdown. Standard library only,
 and none of `json`, `re`, `dataclasses` or `hashlib` on the cached path.
 """
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from memory.config import Settings
-    from memory.lexical_cache import LessonRecord
+    from fireworks_skill_memory.memory.config import Settings
+    from fireworks_skill_memory.memory.retrieval.lexical_cache import LessonRecord
 
 MIN_MATCH = 0.9  # BM25 / sqrt(query terms) of the best lesson needed to inject anything
 RELATIVE = 0.5  # others must score at least this share of the best
@@ -26,10 +26,14 @@ def lexical_injection(settings: Settings, skill: str, task: str, by: str) -> str
     """Rank the skill's lessons lexically for `task` and frame the best ones."""
     import time
 
-    from memory.inject_text import bullet, fit
-    from memory.lexical_cache import skill_lessons
-    from memory.prior import months_between, order_without_task, prior_weights
-    from memory.usage import record_injection
+    from fireworks_skill_memory.memory.retrieval.inject_text import bullet, fit
+    from fireworks_skill_memory.memory.retrieval.lexical_cache import skill_lessons
+    from fireworks_skill_memory.memory.retrieval.prior import (
+        months_between,
+        order_without_task,
+        prior_weights,
+    )
+    from fireworks_skill_memory.memory.retrieval.usage import record_injection
 
     lessons = skill_lessons(settings, skill)
     if not lessons:
@@ -61,7 +65,7 @@ def _matching(ordered: list[LessonRecord], task: str) -> list[LessonRecord]:
     """The few lessons that clearly share words with the task, best first (maybe none)."""
     import math
 
-    from memory import lexical
+    from fireworks_skill_memory.memory.retrieval import lexical
 
     terms = list(dict.fromkeys(lexical.tokenize(task)))
     scores = lexical.bm25_scores(terms, doc_tokens=[lesson.tokens for lesson in ordered])

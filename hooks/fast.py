@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import IO, Any
 
-    from hooks.runtime import Body
+    from fireworks_skill_memory.hooks.runtime import Body
 
 # How the last forward went: "ok", "absent" (no socket or refused), "warming", "late",
 # "version", "error". `ensure_service` starts a service only when none seems to be there.
@@ -39,7 +39,7 @@ def forward(event: str, payload: bytes, memory_home: str, budget: float) -> byte
     global last_status
     import _socket
 
-    from memory.service.protocol import SOCKET_NAME, VERSION, short_path
+    from fireworks_skill_memory.memory.service.protocol import SOCKET_NAME, VERSION, short_path
 
     path = os.path.join(memory_home, "run", SOCKET_NAME)
     deadline = time.monotonic() + budget
@@ -88,7 +88,7 @@ def _retire(path: str) -> None:
     """Ask a service of another version to exit, so the next start brings the current one."""
     import _socket
 
-    from memory.service.protocol import short_path
+    from fireworks_skill_memory.memory.service.protocol import short_path
 
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
@@ -137,7 +137,7 @@ def run(
         if len(raw) > MAX_PAYLOAD:
             return 0
         if forward_to_service:
-            from memory.config import load_settings
+            from fireworks_skill_memory.memory.config import load_settings
 
             settings = load_settings()
             reply = forward(event, raw, settings.home, settings.hook_budget_ms / 1000.0)
@@ -145,7 +145,7 @@ def run(
                 if reply:
                     emit(stdout, reply)
                 return 0
-        from hooks.runtime import run_payload
+        from fireworks_skill_memory.hooks.runtime import run_payload
 
         return run_payload(event, handle, raw, stdout)
     except BaseException as error:  # noqa: BLE001 - a hook must never break the agent
@@ -157,7 +157,7 @@ def run(
 def _report(event: str) -> None:
     """Log the exception being handled; when even that fails, there is nowhere left to tell."""
     try:
-        from hooks.runtime import log_failure
+        from fireworks_skill_memory.hooks.runtime import log_failure
 
         log_failure(event)
     except BaseException:  # noqa: BLE001 - the hook's exit must not depend on its log

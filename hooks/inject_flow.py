@@ -14,11 +14,11 @@ from __future__ import annotations
 import os
 import time
 
-from hooks.state import SessionState
-from memory.config import Settings
+from fireworks_skill_memory.hooks.state import SessionState
+from fireworks_skill_memory.memory.config import Settings
 
 SPAWN_COOLDOWN = 15.0
-SERVICE_MODULE = "hooks.service_main"
+SERVICE_MODULE = "fireworks_skill_memory.hooks.service_main"
 SHORT_PROMPT_WORDS = 12
 TASK_CHARS = 2000
 
@@ -50,7 +50,7 @@ def task_parts(settings: Settings, payload: dict[str, Any], extra: str | None = 
     if not prompts:
         path = payload.get("transcript_path")
         if isinstance(path, str) and path and os.path.isfile(path):
-            from memory.transcript_tail import latest_prompts
+            from fireworks_skill_memory.memory.sessions.transcript_tail import latest_prompts
 
             prompts = latest_prompts(path, n=2)
     if len(prompts) > 1 and len(prompts[-1].split()) >= SHORT_PROMPT_WORDS:
@@ -75,7 +75,7 @@ def injection_text(settings: Settings, skill: str, parts: list[str], by: str) ->
     """The block to inject for `skill` and the task `parts` (None when nothing is worth it)."""
     if _ranker is None:
         ensure_service(settings, by)
-        from hooks.fallback import lexical_injection
+        from fireworks_skill_memory.hooks.fallback import lexical_injection
 
         return lexical_injection(settings, skill, "\n".join(parts), by=f"{by}:fallback")
     result = _ranker.inject(skill, parts)
@@ -83,7 +83,7 @@ def injection_text(settings: Settings, skill: str, parts: list[str], by: str) ->
     if not isinstance(text, str) or not text:
         return None
     ids = [item.get("id") for key in ("lessons", "global") for item in _records(result.get(key))]
-    from memory.usage import record_injection
+    from fireworks_skill_memory.memory.retrieval.usage import record_injection
 
     record_injection(settings, skill, [i for i in ids if isinstance(i, str)], by)
     return text
@@ -99,7 +99,7 @@ def ensure_service(settings: Settings, why: str = "") -> bool:
     True when a start was requested. Nothing is started when the spawn stamp cannot be
     written: the service could not create its socket in that folder either.
     """
-    from hooks import fast
+    from fireworks_skill_memory.hooks import fast
 
     if fast.last_status in fast.SERVICE_ALIVE:
         return False
@@ -115,7 +115,7 @@ def ensure_service(settings: Settings, why: str = "") -> bool:
             handle.write(why[:200])
     except OSError:
         return False
-    from memory.service import client
+    from fireworks_skill_memory.memory.service import client
 
     try:
         return client.start_detached(settings.home, module=SERVICE_MODULE) is not None

@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory.errors import SkillMemoryError
+from fireworks_skill_memory.memory.errors import SkillMemoryError
 
 MARKER = "# fireworks-skill-memory"
 MARKER_RE = re.compile(r"#\s*fireworks-skill-memory\b")
@@ -391,7 +391,7 @@ def install(
     preview = _install_change(current, python, dry_run=dry_run)  # errors before any write
     if dry_run or not preview.changed:
         return preview
-    from memory.files import locked
+    from fireworks_skill_memory.memory.store.files import locked
 
     with locked(current.path):
         current = read_settings(path)
@@ -400,7 +400,7 @@ def install(
         if change.changed:
             _remember(record_home, current)
             change.backup = _backup(current)
-            from memory.files import write_atomic
+            from fireworks_skill_memory.memory.store.files import write_atomic
 
             write_atomic(current.path, _encode(change.after or ""), mode=current.mode)
             change.written = True
@@ -432,7 +432,7 @@ def uninstall(path: str, *, dry_run: bool = False, home: str | None = None) -> C
     preview = _uninstall_change(current, _recorded(record_home, current.path), dry_run=dry_run)
     if dry_run or not preview.changed:
         return preview
-    from memory.files import lock_path, locked, write_atomic
+    from fireworks_skill_memory.memory.store.files import lock_path, locked, write_atomic
 
     with locked(current.path):
         current = read_settings(path)
@@ -482,7 +482,7 @@ def _backup(current: SettingsFile) -> str | None:
     """Copy the previous content beside the file; None when there was no file."""
     if not current.exists:
         return None
-    from memory.files import write_atomic
+    from fireworks_skill_memory.memory.store.files import write_atomic
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
     base = f"{current.path}.skill-memory-{stamp}.bak"
@@ -495,7 +495,7 @@ def _backup(current: SettingsFile) -> str | None:
 
 # ---- the install record (in the memory home) --------------------------------------------
 def _home() -> str:
-    from memory.config import resolve_home
+    from fireworks_skill_memory.memory.config import resolve_home
 
     return resolve_home(os.environ)
 
@@ -541,7 +541,7 @@ def _forget(home: str, path: str) -> None:
 
 
 def _update_record(home: str, edit: Callable[[dict[str, dict[str, Any]]], object]) -> None:
-    from memory.files import locked, write_atomic
+    from fireworks_skill_memory.memory.store.files import locked, write_atomic
 
     target = record_path(home)
     os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
@@ -659,7 +659,7 @@ def default_targets(
 
 def service_status(home: str) -> dict[str, Any]:
     """Whether the warm service of this memory home answers `ping`."""
-    from memory.service.client import try_call
+    from fireworks_skill_memory.memory.service.client import try_call
 
     reply = try_call(home, "ping", timeout=0.5)
     if reply is None:

@@ -9,8 +9,8 @@ This runs on every tool call, so anything not needed is never imported.
 
 from __future__ import annotations
 
-from hooks.fast import main_for
-from hooks.seeds import SHELL_TOOLS, failed_response
+from fireworks_skill_memory.hooks.fast import main_for
+from fireworks_skill_memory.hooks.seeds import SHELL_TOOLS, failed_response
 
 EVENT = "PostToolUse"
 READ_TOOLS = frozenset({"Read", "View"})
@@ -25,14 +25,16 @@ def skills_read(tool: str, tool_input: dict[str, Any], cwd: str | None) -> list[
     if tool in READ_TOOLS:
         path = tool_input.get("file_path")
         if isinstance(path, str) and path.endswith("SKILL.md"):
-            from memory.skill_paths import skill_from_skill_md
+            from fireworks_skill_memory.memory.sessions.skill_paths import skill_from_skill_md
 
             skill = skill_from_skill_md(path, cwd)
             return [skill] if skill else []
     elif tool in SHELL_TOOLS:
         command = tool_input.get("command", tool_input.get("cmd"))
         if isinstance(command, str) and "SKILL.md" in command:
-            from memory.skill_paths import skills_in_shell_command
+            from fireworks_skill_memory.memory.sessions.skill_paths import (
+                skills_in_shell_command,
+            )
 
             return skills_in_shell_command(command, cwd)
     return []
@@ -50,14 +52,14 @@ def handle(payload: dict[str, Any]) -> str | None:
     seed = None if skills else failed_response(tool, payload.get("tool_response"))
     if not skills and seed is None:
         return None
-    from hooks.runtime import context_output
-    from hooks.state import SessionState
-    from memory.config import load_settings
+    from fireworks_skill_memory.hooks.runtime import context_output
+    from fireworks_skill_memory.hooks.state import SessionState
+    from fireworks_skill_memory.memory.config import load_settings
 
     settings = load_settings()
     state = SessionState(settings.sessions_dir, payload.get("session_id"))
     if seed is not None:
-        from memory.redact import redact
+        from fireworks_skill_memory.memory.redact.redactor import redact
 
         state.add_seed(tool, redact(seed))
     return context_output(EVENT, _inject_new(settings, state, payload, skills))
@@ -66,8 +68,8 @@ def handle(payload: dict[str, Any]) -> str | None:
 def _inject_new(
     settings: Any, state: Any, payload: dict[str, Any], skills: list[str]
 ) -> str | None:
-    from hooks.inject_flow import injection_text, task_parts
-    from memory.skill_names import skill_dirname
+    from fireworks_skill_memory.hooks.inject_flow import injection_text, task_parts
+    from fireworks_skill_memory.memory.store.skill_names import skill_dirname
 
     blocks = []
     for skill in skills:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hooks.fast import main_for
+from fireworks_skill_memory.hooks.fast import main_for
 
 EVENT = "PostToolUseFailure"
 COMMAND_CHARS = 300
@@ -20,9 +20,9 @@ def handle(payload: dict[str, Any]) -> str | None:
         return None
     if payload.get("is_interrupt") is True:
         return None
-    from hooks.state import SessionState
-    from memory.config import load_settings
-    from memory.redact import redact
+    from fireworks_skill_memory.hooks.state import SessionState
+    from fireworks_skill_memory.memory.config import load_settings
+    from fireworks_skill_memory.memory.redact.redactor import redact
 
     tool_input = payload.get("tool_input")
     command = ""

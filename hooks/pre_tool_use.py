@@ -6,7 +6,7 @@ The task is the skill's args plus the session's latest prompt(s).
 
 from __future__ import annotations
 
-from hooks.fast import main_for
+from fireworks_skill_memory.hooks.fast import main_for
 
 EVENT = "PreToolUse"
 
@@ -23,11 +23,11 @@ def handle(payload: dict[str, Any]) -> str | None:
     skill = tool_input.get("skill")
     if not isinstance(skill, str):
         return None
-    from hooks.inject_flow import injection_text, task_parts
-    from hooks.runtime import context_output
-    from hooks.state import SessionState
-    from memory.config import load_settings
-    from memory.skill_names import skill_dirname
+    from fireworks_skill_memory.hooks.inject_flow import injection_text, task_parts
+    from fireworks_skill_memory.hooks.runtime import context_output
+    from fireworks_skill_memory.hooks.state import SessionState
+    from fireworks_skill_memory.memory.config import load_settings
+    from fireworks_skill_memory.memory.store.skill_names import skill_dirname
 
     directory = skill_dirname(skill)  # validates the name
     args = tool_input.get("args")

@@ -29,7 +29,7 @@ def run_payload(event: str, body: Body, raw: bytes, stdout: IO[str]) -> int:
     try:
         output = handle_bytes(body, raw)
         if output:
-            from hooks.fast import emit
+            from fireworks_skill_memory.hooks.fast import emit
 
             emit(stdout, output.encode("utf-8"))
     except BaseException as error:  # noqa: BLE001 - the agent must never see a hook failure
@@ -40,7 +40,7 @@ def run_payload(event: str, body: Body, raw: bytes, stdout: IO[str]) -> int:
 
 def handle_bytes(body: Body, raw: bytes) -> str | None:
     """The hook's stdout for a raw payload (None for anything that is not a JSON object)."""
-    from memory.light_json import loads
+    from fireworks_skill_memory.memory.light_json import loads
 
     try:
         payload = loads(raw)
@@ -55,7 +55,7 @@ def context_output(event: str, text: str | None) -> str | None:
     """The JSON that hands `text` to the model as additional context (None when empty)."""
     if not text:
         return None
-    from memory.light_json import dumps
+    from fireworks_skill_memory.memory.light_json import dumps
 
     return dumps(
         {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
@@ -67,7 +67,7 @@ def log_failure(event: str) -> None:
     """Log the current exception (never raises): one line for bad input, else the traceback."""
     import traceback
 
-    from memory.errors import SkillMemoryError
+    from fireworks_skill_memory.memory.errors import SkillMemoryError
 
     error = sys.exc_info()[1]
     if isinstance(error, SkillMemoryError):  # bad input in a payload, not a bug
@@ -95,8 +95,8 @@ def log_note(message: str) -> None:
 def _log_path() -> str:
     """The configured log file; with unusable settings, the default one of the memory home."""
     try:
-        from memory.config import load_settings, resolve_home
-        from memory.errors import ConfigError
+        from fireworks_skill_memory.memory.config import load_settings, resolve_home
+        from fireworks_skill_memory.memory.errors import ConfigError
 
         try:
             return load_settings().log_file

@@ -3,7 +3,7 @@
 The service (memory.service.server) knows nothing of hooks; this entry point gives it
 a handler for forwarded hook calls that runs the same `handle(payload)` functions as
 the hook processes, with injection ranked by the service's warm retriever. It also keeps
-each injected skill's lexical cache fresh (`memory.lexical_cache`), so a hook that finds the
+each injected skill's lexical cache fresh (`memory.retrieval.lexical_cache`), so a hook finding the
 service down ranks from that cache instead of parsing the markdown.
 """
 
@@ -14,12 +14,12 @@ import os
 import sys
 from typing import Any
 
-from hooks import inject_flow
-from hooks.dispatch import MODULES
-from hooks.runtime import handle_bytes
-from memory import lexical_cache
-from memory.config import Settings, load_settings
-from memory.service.server import Service, serve
+from fireworks_skill_memory.hooks import inject_flow
+from fireworks_skill_memory.hooks.dispatch import MODULES
+from fireworks_skill_memory.hooks.runtime import handle_bytes
+from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.retrieval import lexical_cache
+from fireworks_skill_memory.memory.service.server import Service, serve
 
 
 def handle_hook(service: Service, event: str, payload: bytes) -> bytes:

@@ -6,7 +6,7 @@ happens; this handler only runs when it did not answer.
 
 from __future__ import annotations
 
-from hooks.fast import main_for
+from fireworks_skill_memory.hooks.fast import main_for
 
 EVENT = "SessionStart"
 
@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 def handle(payload: dict[str, Any]) -> str | None:
     """Start the service unless this runs inside it. Prints nothing."""
-    from hooks.inject_flow import ensure_service, in_service
-    from memory.config import load_settings
+    from fireworks_skill_memory.hooks.inject_flow import ensure_service, in_service
+    from fireworks_skill_memory.memory.config import load_settings
 
     if not in_service():  # run by the service itself for a forwarded call: it is up
         ensure_service(load_settings(), "SessionStart")

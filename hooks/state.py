@@ -13,8 +13,13 @@ from __future__ import annotations
 import os
 import time
 
-from memory.light_json import dumps, loads
-from memory.session_files import INJECTED_DIR, PROMPTS_FILE, SEEDS_FILE, session_folder
+from fireworks_skill_memory.memory.light_json import dumps, loads
+from fireworks_skill_memory.memory.sessions.session_files import (
+    INJECTED_DIR,
+    PROMPTS_FILE,
+    SEEDS_FILE,
+    session_folder,
+)
 
 PROMPT_CHARS = 4000
 SEED_CHARS = 800

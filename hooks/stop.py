@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 
-from hooks.fast import main_for
+from fireworks_skill_memory.hooks.fast import main_for
 
 STOP_COOLDOWN = 600.0
 
@@ -34,8 +34,8 @@ def handle(payload: dict[str, Any]) -> str | None:
     session_id = payload.get("session_id")
     if not isinstance(transcript, str) or not transcript or not isinstance(session_id, str):
         return None
-    from memory.config import load_settings
-    from memory.session_files import session_key
+    from fireworks_skill_memory.memory.config import load_settings
+    from fireworks_skill_memory.memory.sessions.session_files import session_key
 
     settings = load_settings()
     key = session_key(session_id)
@@ -45,7 +45,7 @@ def handle(payload: dict[str, Any]) -> str | None:
         settings.sessions_dir, key
     ):
         return None
-    from memory.distill_spawn import spawn_worker
+    from fireworks_skill_memory.memory.distill.spawn import spawn_worker
 
     spawn_worker(settings, transcript, session_id, agent_of(payload))
     return None

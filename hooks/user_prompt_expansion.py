@@ -6,7 +6,7 @@ it is the task of this turn.
 
 from __future__ import annotations
 
-from hooks.fast import main_for
+from fireworks_skill_memory.hooks.fast import main_for
 
 EVENT = "UserPromptExpansion"
 
@@ -20,12 +20,12 @@ def handle(payload: dict[str, Any]) -> str | None:
     skill = payload.get("command_name")
     if not isinstance(skill, str) or not skill:
         return None
-    from hooks.inject_flow import injection_text
-    from hooks.runtime import context_output
-    from hooks.state import SessionState
-    from memory.config import load_settings
-    from memory.redact import redact
-    from memory.skill_names import skill_dirname
+    from fireworks_skill_memory.hooks.inject_flow import injection_text
+    from fireworks_skill_memory.hooks.runtime import context_output
+    from fireworks_skill_memory.hooks.state import SessionState
+    from fireworks_skill_memory.memory.config import load_settings
+    from fireworks_skill_memory.memory.redact.redactor import redact
+    from fireworks_skill_memory.memory.store.skill_names import skill_dirname
 
     directory = skill_dirname(skill)
     settings = load_settings()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hooks.fast import main_for
+from fireworks_skill_memory.hooks.fast import main_for
 
 EVENT = "UserPromptSubmit"
 
@@ -16,9 +16,9 @@ def handle(payload: dict[str, Any]) -> str | None:
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return None
-    from hooks.state import SessionState
-    from memory.config import load_settings
-    from memory.redact import redact
+    from fireworks_skill_memory.hooks.state import SessionState
+    from fireworks_skill_memory.memory.config import load_settings
+    from fireworks_skill_memory.memory.redact.redactor import redact
 
     settings = load_settings()
     state = SessionState(settings.sessions_dir, payload.get("session_id"))
@@ -26,7 +26,7 @@ def handle(payload: dict[str, Any]) -> str | None:
     clean = redact(prompt)
     if not recent or recent[-1] != clean:  # UserPromptExpansion may have recorded it already
         state.add_prompt(clean)
-    from hooks.inject_flow import prepare, task_parts
+    from fireworks_skill_memory.hooks.inject_flow import prepare, task_parts
 
     prepare(
         task_parts(settings, payload)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from index.errors import (
+from fireworks_skill_memory.index.errors import (
     IndexDamaged,
     IndexNotWritable,
     IndexStoreError,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from memory.errors import ConfigError
+from fireworks_skill_memory.memory.errors import ConfigError
 
 TYPE_CHECKING = False  # typing is not imported at run time: hooks load this module
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ OPTIONS: tuple[Option, ...] = (
         "SKILL_MEMORY_RANKING",
         "",
         "ranking weight overrides, e.g. gate_threshold=0.55,hub_weight=0.4 "
-        "(fields of memory.ranking.RankingWeights)",
+        "(fields of fireworks_skill_memory.memory.retrieval.ranking.RankingWeights)",
     ),
     Option(
         "SKILL_MEMORY_HOOK_BUDGET_MS",

@@ -9,7 +9,7 @@ import hashlib
 import importlib.util
 import os
 
-from models.errors import ModelUnavailable
+from fireworks_skill_memory.models.errors import ModelUnavailable
 
 DEFAULT_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 DEFAULT_MODEL_ALIASES = (DEFAULT_MODEL_NAME, "all-MiniLM-L6-v2", "bundled", "default")

@@ -13,8 +13,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from models.bundled import DEFAULT_MODEL_NAME, bundled_model_dir, is_default_model
-from models.errors import ModelUnavailable
+from fireworks_skill_memory.models.bundled import (
+    DEFAULT_MODEL_NAME,
+    bundled_model_dir,
+    is_default_model,
+)
+from fireworks_skill_memory.models.errors import ModelUnavailable
 
 if TYPE_CHECKING:
     import numpy as np

@@ -23,9 +23,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 
-from memory.config import OPTIONS, Settings, load_settings, resolve_home
-from memory.store import Store
-from models.embedders import EmbeddingModel
+from fireworks_skill_memory.memory.config import OPTIONS, Settings, load_settings, resolve_home
+from fireworks_skill_memory.memory.store.markdown_store import Store
+from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -218,7 +218,9 @@ def store(settings: Settings) -> Store:
 @pytest.fixture
 def cli(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[CliInvoker]:
     """The CLI with the fake embedder (fast); use `cli_real` for the real model."""
-    monkeypatch.setattr("models.embedders.load_embedder", lambda *a, **k: FakeEmbedder())
+    monkeypatch.setattr(
+        "fireworks_skill_memory.models.embedders.load_embedder", lambda *a, **k: FakeEmbedder()
+    )
     yield CliInvoker(env)
 
 
@@ -226,7 +228,7 @@ def cli(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[CliInv
 def real_embedder() -> EmbeddingModel:
     """The bundled all-MiniLM-L6-v2, loaded once per test session (offline)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from models.embedders import SentenceTransformerEmbedder
+    from fireworks_skill_memory.models.embedders import SentenceTransformerEmbedder
 
     embedder = SentenceTransformerEmbedder()
     embedder.load()
@@ -238,7 +240,9 @@ def cli_real(
     env: dict[str, str], monkeypatch: pytest.MonkeyPatch, real_embedder: EmbeddingModel
 ) -> Iterator[CliInvoker]:
     """The CLI with the real bundled model (shared across the session to load it once)."""
-    monkeypatch.setattr("models.embedders.load_embedder", lambda *a, **k: real_embedder)
+    monkeypatch.setattr(
+        "fireworks_skill_memory.models.embedders.load_embedder", lambda *a, **k: real_embedder
+    )
     yield CliInvoker(env)
 
 
@@ -249,7 +253,7 @@ class CliInvoker:
         self.env = env
 
     def __call__(self, *args: str, input: str | None = None) -> Result:
-        from cli.main import cli
+        from fireworks_skill_memory.cli.main import cli
 
         runner = CliRunner()
         return runner.invoke(cli, list(args), input=input, env=self.env, catch_exceptions=False)

@@ -76,7 +76,7 @@ def context_json(event: str, text: str) -> str:
 
 
 def block(skill: str, bullets: list[str], *, ranked: bool) -> str:
-    """The framed injection block (memory.inject.frame) written out literally."""
+    """The framed injection block (memory.retrieval.inject.frame) written out literally."""
     order = "ranked for the current task" if ranked else "most confirmed first"
     return "\n".join([HEADER.format(skill=skill), NOTE.format(order=order), *bullets])
 
@@ -130,7 +130,7 @@ def service_env(home: Path, user_home: Path, **extra: str) -> dict[str, str]:
 def start_service(env: Mapping[str, str]) -> subprocess.Popen[bytes]:
     """`python -m hooks.service_main` in the foreground of a child process."""
     return subprocess.Popen(
-        [sys.executable, "-m", "hooks.service_main"],
+        [sys.executable, "-m", "fireworks_skill_memory.hooks.service_main"],
         env=dict(env),
         cwd=REPO,
         stdin=subprocess.DEVNULL,
@@ -145,7 +145,7 @@ def cli(
 ) -> subprocess.CompletedProcess[str]:
     """`skill-memory ARGS` in a subprocess with the venv's interpreter."""
     return subprocess.run(
-        [sys.executable, "-c", "from cli.main import main; main()", *args],
+        [sys.executable, "-c", "from fireworks_skill_memory.cli.main import main; main()", *args],
         env=dict(env),
         cwd=REPO,
         capture_output=True,

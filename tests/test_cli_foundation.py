@@ -161,7 +161,7 @@ def test_inject_orders_by_hits_and_age_without_task(cli: CliInvoker) -> None:
 
 
 def test_config_lists_every_variable(cli: CliInvoker) -> None:
-    from memory.config import OPTIONS
+    from fireworks_skill_memory.memory.config import OPTIONS
 
     data = json.loads(cli("config", "--json").output)
     assert [row["env"] for row in data["variables"]] == [option.env for option in OPTIONS]
@@ -169,7 +169,7 @@ def test_config_lists_every_variable(cli: CliInvoker) -> None:
 
 
 def test_readme_documents_every_variable_with_its_default() -> None:
-    from memory.config import OPTIONS
+    from fireworks_skill_memory.memory.config import OPTIONS
 
     readme = (REPO / "README.md").read_text()
     for option in OPTIONS:
@@ -187,7 +187,7 @@ def test_version_and_console_script(env: dict[str, str]) -> None:
 
 
 def test_home_resolution_rules() -> None:
-    from memory.config import resolve_home
+    from fireworks_skill_memory.memory.config import resolve_home
 
     assert resolve_home({"AI_MEMORY_HOME": "/x/y", "CODEX_HOME": "/c"}) == "/x/y"
     assert resolve_home({"CODEX_HOME": "/c"}) == "/c/memories/fireworks-skill-memory"

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from codex import install as codex_install
-from codex.install import (
+from fireworks_skill_memory.codex import install as codex_install
+from fireworks_skill_memory.codex.install import (
     BLOCK_BEGIN,
     BLOCK_END,
     EVENTS,
@@ -26,9 +26,9 @@ from codex.install import (
     status,
     uninstall,
 )
-from codex.trust import parse_toml, remove_trust, set_trust, trust_state
-from memory.config import Settings
-from memory.errors import InvalidInput
+from fireworks_skill_memory.codex.trust import parse_toml, remove_trust, set_trust, trust_state
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.errors import InvalidInput
 from tests.conftest import FIXTURES, CliInvoker
 
 CODEX_HOOKS = FIXTURES / "sessions" / "codex_hooks.jsonl"
@@ -96,7 +96,7 @@ def test_install_twice_leaves_one_copy_of_each_hook_and_one_block(
 def test_concurrent_installs_leave_one_copy(codex_home: Path) -> None:
     (codex_home / "hooks.json").write_bytes(FOREIGN_HOOKS)
     code = (
-        "import sys; from codex.install import install; "
+        "import sys; from fireworks_skill_memory.codex.install import install; "
         f"install({str(codex_home)!r}, python=sys.argv[1])"
     )
     procs = [
@@ -304,12 +304,14 @@ def fake_inventory(codex_home: Path) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def fake_codex(monkeypatch: pytest.MonkeyPatch, codex_home: Path) -> None:
-    monkeypatch.setattr("codex.trust.find_codex", lambda explicit=None: "/fake/codex")
+    monkeypatch.setattr(
+        "fireworks_skill_memory.codex.trust.find_codex", lambda explicit=None: "/fake/codex"
+    )
 
     def inventory(codex_bin: str, home: str, timeout: float = 30.0) -> list[dict[str, Any]]:
         return fake_inventory(Path(home))
 
-    monkeypatch.setattr("codex.trust.hook_inventory", inventory)
+    monkeypatch.setattr("fireworks_skill_memory.codex.trust.hook_inventory", inventory)
 
 
 def test_trust_records_our_hashes_and_uninstall_restores_config(
@@ -474,7 +476,7 @@ def test_recorded_codex_session_keeps_the_error_seed(
     ],
 )
 def test_codex_skill_roots_are_recognised(command: str, cwd: str) -> None:
-    from hooks.post_tool_use import skills_read
+    from fireworks_skill_memory.hooks.post_tool_use import skills_read
 
     assert skills_read("Bash", {"command": command}, cwd) == [SKILL]
 

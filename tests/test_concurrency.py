@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from memory.config import Settings
-from memory.knowledge_doc import KnowledgeDoc
-from memory.store import Store
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
+from fireworks_skill_memory.memory.store.markdown_store import Store
 
 WRITER = """
 import sys
-from memory.config import load_settings
-from memory.store import Store
+from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.store.markdown_store import Store
 store = Store(load_settings())
 worker = int(sys.argv[1])
 for n in range(10):

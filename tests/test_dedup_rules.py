@@ -1,4 +1,4 @@
-"""Tests of the lesson-pair dedup decision (memory.dedup_rules), on hand-written fixtures.
+"""Tests of the lesson-pair dedup decision (memory.dedup.rules), on hand-written fixtures.
 
 Cosines are given by hand: the module never embeds, the caller passes the cosine.
 """
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.dedup_rules import (
+from fireworks_skill_memory.memory.dedup.rules import (
     DEFAULT_THRESHOLDS,
     DedupThresholds,
     PairDecision,

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from memory.config import Settings, load_settings
-from memory.distill import (
+from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.distill.request import (
     DISTILL_SCHEMA,
     JUDGE_SCHEMA_NAME,
     SCHEMA_NAME,
@@ -30,8 +30,8 @@ from memory.distill import (
     parse_judge,
     parse_response,
 )
-from memory.distill_spawn import spawn_worker
-from memory.distill_worker import (
+from fireworks_skill_memory.memory.distill.spawn import spawn_worker
+from fireworks_skill_memory.memory.distill.worker import (
     STATE_FILE,
     DistillResult,
     distill_session,
@@ -39,13 +39,22 @@ from memory.distill_worker import (
     session_folder,
     utc_day,
 )
-from memory.indexing import MemoryIndex, scope_of
-from memory.knowledge_doc import KnowledgeDoc
-from memory.lesson import Lesson
-from memory.sessions import SessionDigest, ToolCall, read_session
-from memory.store import Store
-from memory.transcript_tail import cap
-from models.llm import AnthropicBackend, NullBackend, RetryPolicy, StructuredReply
+from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex, scope_of
+from fireworks_skill_memory.memory.sessions.readers import (
+    SessionDigest,
+    ToolCall,
+    read_session,
+)
+from fireworks_skill_memory.memory.sessions.transcript_tail import cap
+from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
+from fireworks_skill_memory.memory.store.lesson import Lesson
+from fireworks_skill_memory.memory.store.markdown_store import Store
+from fireworks_skill_memory.models.llm import (
+    AnthropicBackend,
+    NullBackend,
+    RetryPolicy,
+    StructuredReply,
+)
 from tests.conftest import FIXTURES, REPO, FakeEmbedder
 from tests.fakes.messages_server import (
     FakeMessagesServer,
@@ -306,7 +315,7 @@ def test_judge_request_and_verdicts() -> None:
 
 
 def test_session_folder_matches_the_hooks_rule(settings: Settings) -> None:
-    from memory.session_files import session_key
+    from fireworks_skill_memory.memory.sessions.session_files import session_key
 
     for sid in ("35cd5c28-8427", "a/b/../c", "x" * 200, ".hidden", "ünï"):
         assert session_folder(settings, sid) == os.path.join(
@@ -736,7 +745,7 @@ def test_flush_distill_failure_exits_1(
     cli: Any, tmp_path: Path, server: FakeMessagesServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cli_env(cli, server, monkeypatch)
-    monkeypatch.setattr("memory.distill_worker.BACKEND_ATTEMPTS", 1)
+    monkeypatch.setattr("fireworks_skill_memory.memory.distill.worker.BACKEND_ATTEMPTS", 1)
     server.set_responder(sequence_script(MalformedReply()))
     summary = tmp_path / "summary.md"
     summary.write_text("text")
@@ -862,7 +871,13 @@ def test_killing_the_worker_never_leaves_half_a_write(
         process_env = worker_env(env, server)
 
         def start(session_id: str) -> subprocess.Popen[bytes]:
-            argv = [sys.executable, "-m", "memory.distill_worker", "--transcript", transcript]
+            argv = [
+                sys.executable,
+                "-m",
+                "fireworks_skill_memory.memory.distill.worker",
+                "--transcript",
+                transcript,
+            ]
             argv += ["--session-id", session_id, "--no-index"]
             return subprocess.Popen(argv, env=process_env, cwd=REPO)
 
@@ -930,7 +945,7 @@ def test_spawn_worker_runs_detached_and_returns_at_once(
 
 def test_spawn_module_stays_light() -> None:
     probe = (
-        "import sys, memory.distill_spawn; "
+        "import sys, fireworks_skill_memory.memory.distill.spawn; "
         "print(sorted(m for m in ('dataclasses', 'typing', 'numpy', 'anthropic', 'json') "
         "if m in sys.modules))"
     )

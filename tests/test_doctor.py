@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cli import doctor as doctor_module
+from fireworks_skill_memory.cli import doctor as doctor_module
 from tests.conftest import CliInvoker
 
 

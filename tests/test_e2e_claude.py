@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from memory.config import load_settings
-from memory.store import Store
+from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.conftest import REPO
 from tests.e2e_support import ClaudeRun, require_claude, run_claude
 from tests.fakes.messages_server import (
@@ -111,7 +111,11 @@ def setup(claude: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Se
 def install_hooks(setup: Setup, *args: str, **env: str) -> None:
     """`skill-memory hooks install ARGS` through the venv's console script."""
     script = Path(sys.executable).with_name("skill-memory")
-    argv = [str(script)] if script.exists() else [sys.executable, "-m", "cli.main"]
+    argv = (
+        [str(script)]
+        if script.exists()
+        else [sys.executable, "-m", "fireworks_skill_memory.cli.main"]
+    )
     import subprocess
 
     done = subprocess.run(

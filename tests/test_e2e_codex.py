@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
-from memory.config import load_settings
-from memory.usage import injections_log
+from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.retrieval.usage import injections_log
 from tests.conftest import FIXTURES
 from tests.e2e_support import codex_hook_inventory, require_codex, run_codex
 from tests.fakes.messages_server import FakeMessagesServer, tool_use_reply
@@ -165,7 +165,7 @@ def start_service(ctx: CodexSetup) -> subprocess.Popen[bytes]:
     started = time.monotonic()
     log = open(ctx.root / "service.log", "ab")  # noqa: SIM115 - closed with the process
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hooks.service_main"],
+        [sys.executable, "-m", "fireworks_skill_memory.hooks.service_main"],
         env=ctx.env,
         stdin=subprocess.DEVNULL,
         stdout=log,

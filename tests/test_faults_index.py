@@ -23,14 +23,14 @@ import numpy as np
 import pytest
 from click.testing import Result
 
-from index.errors import IndexBusy, IndexDamaged, IndexNotWritable
-from index.table import STATE_FILE, LessonIndex, index_error, sql_string
-from memory.config import Settings, load_settings
-from memory.files import hold_lock
-from memory.indexing import MemoryIndex, inspect_index
-from memory.retrieve import Retriever
-from memory.store import Store
-from models.embedders import EmbeddingModel
+from fireworks_skill_memory.index.errors import IndexBusy, IndexDamaged, IndexNotWritable
+from fireworks_skill_memory.index.table import STATE_FILE, LessonIndex, index_error, sql_string
+from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex, inspect_index
+from fireworks_skill_memory.memory.retrieval.retriever import Retriever
+from fireworks_skill_memory.memory.store.files import hold_lock
+from fireworks_skill_memory.memory.store.markdown_store import Store
+from fireworks_skill_memory.models.embedders import EmbeddingModel
 from tests.conftest import REPO, CliInvoker, FakeEmbedder
 
 DOCKER_TASK = "my app in the container can't connect to the postgres running on my laptop"
@@ -138,7 +138,7 @@ def refuse_writes(monkeypatch: pytest.MonkeyPatch) -> None:
     def read_only(*args: object, **kwargs: object) -> None:
         raise OSError(errno.EROFS, "Read-only file system", args[0])
 
-    monkeypatch.setattr("memory.indexing.hold_lock", read_only)
+    monkeypatch.setattr("fireworks_skill_memory.memory.retrieval.indexing.hold_lock", read_only)
 
 
 # ---- damaged index (real model, real LanceDB) -------------------------------------------
@@ -226,7 +226,7 @@ def test_a_read_only_home_without_an_index(
     def no_folder(path: str, *args: object, **kwargs: object) -> None:
         raise OSError(errno.EROFS, "Read-only file system", path)
 
-    monkeypatch.setattr("index.table.os.makedirs", no_folder)
+    monkeypatch.setattr("fireworks_skill_memory.index.table.os.makedirs", no_folder)
     injected, result = inject(cli_real)
     assert DOCKER_LESSON in injected["lessons"][0]["text"]
     assert "Read-only file system" in one_line(result)
@@ -340,7 +340,7 @@ def no_model(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> CliInvoker
     def refuse(*args: object, **kwargs: object) -> EmbeddingModel:
         raise AssertionError("the model was loaded although there was nothing to rank")
 
-    monkeypatch.setattr("models.embedders.load_embedder", refuse)
+    monkeypatch.setattr("fireworks_skill_memory.models.embedders.load_embedder", refuse)
     return CliInvoker(env)
 
 
@@ -404,7 +404,7 @@ def test_a_writer_holding_the_lock_too_long_is_read_around(
     fill(settings)
     MemoryIndex(settings, fake_embedder).sync()
     Store(settings).add("docker", "Zebra stripes need a palette file", "Render", matcher=None)
-    monkeypatch.setattr("memory.retrieve.READ_LOCK_WAIT", 0.2)
+    monkeypatch.setattr("fireworks_skill_memory.memory.retrieval.retriever.READ_LOCK_WAIT", 0.2)
     index = LessonIndex(settings.index_dir, "", 0)
     held, release = threading.Event(), threading.Event()
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from memory.config import load_settings
-from memory.store import Store
+from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.hook_support import (
     READY_TIMEOUT,
     cli,
@@ -95,7 +95,7 @@ def wait_state(
 def test_a_service_started_without_its_model_is_ready_once_the_model_is_back(
     tmp_path: Path,
 ) -> None:
-    from models.bundled import bundled_model_dir
+    from fireworks_skill_memory.models.bundled import bundled_model_dir
 
     model = tmp_path / "models" / "mini"
     model.parent.mkdir()

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from memory.errors import InvalidLesson
-from memory.knowledge_doc import BadLine, KnowledgeDoc
-from memory.lesson import (
+from fireworks_skill_memory.memory.errors import InvalidLesson
+from fireworks_skill_memory.memory.store.knowledge_doc import BadLine, KnowledgeDoc
+from fireworks_skill_memory.memory.store.lesson import (
     clean_tag,
     clean_text,
     escape_undecodable,
@@ -57,7 +57,7 @@ def test_the_document_lists_bad_lines_and_keeps_them_verbatim() -> None:
 
 
 def test_bad_lines_survive_edits_byte_for_byte() -> None:
-    from memory.lesson import new_lesson
+    from fireworks_skill_memory.memory.store.lesson import new_lesson
 
     raw = ALPHA + LATIN1_LINE + b"\n"
     doc = KnowledgeDoc.parse(decoded(raw), "alpha")
@@ -102,7 +102,7 @@ def test_new_text_with_undecodable_bytes_is_refused() -> None:
 
 
 def test_the_embedder_guard_replaces_surrogates() -> None:
-    from models.embedders import tokenizable
+    from fireworks_skill_memory.models.embedders import tokenizable
 
     assert tokenizable(decoded(b"caf\xe9 x")) == "caf\ufffd x"
     assert tokenizable("plain") == "plain"
@@ -111,9 +111,9 @@ def test_the_embedder_guard_replaces_surrogates() -> None:
 def test_legacy_import_reports_the_lines_it_leaves_behind(
     cli: CliInvoker, env: dict[str, str]
 ) -> None:
-    from memory.config import load_settings
-    from memory.legacy import import_legacy
-    from memory.store import Store
+    from fireworks_skill_memory.memory.config import load_settings
+    from fireworks_skill_memory.memory.store.legacy import import_legacy
+    from fireworks_skill_memory.memory.store.markdown_store import Store
 
     store = Store(load_settings(env))
     store.add("alpha", "Use the staging bucket for large uploads")

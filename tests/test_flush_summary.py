@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cli.distill import MAX_SUMMARY_BYTES
-from memory.store import Store
+from fireworks_skill_memory.cli.distill import MAX_SUMMARY_BYTES
+from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.conftest import CliInvoker
 
 SUMMARY = "# Session\n\n## Lessons\n\n- Pin the base image digest in every Dockerfile\n"

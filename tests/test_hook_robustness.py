@@ -30,13 +30,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hooks import install as installer
-from hooks import post_tool_use, pre_tool_use, user_prompt_submit
-from memory import lexical, lexical_cache
-from memory.config import Settings
-from memory.files import write_atomic
-from memory.light_json import dumps, loads
-from memory.store import Store
+from fireworks_skill_memory.hooks import install as installer
+from fireworks_skill_memory.hooks import post_tool_use, pre_tool_use, user_prompt_submit
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.light_json import dumps, loads
+from fireworks_skill_memory.memory.retrieval import lexical, lexical_cache
+from fireworks_skill_memory.memory.store.files import write_atomic
+from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.hook_support import claude_sample, injections, run_main
 
 LESSONS = [
@@ -187,7 +187,9 @@ def no_markdown_parsing(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
         def parse(*_: object, **__: object) -> None:
             raise AssertionError("the markdown was parsed")
 
-        monkeypatch.setattr("memory.knowledge_doc.KnowledgeDoc.parse", parse)
+        monkeypatch.setattr(
+            "fireworks_skill_memory.memory.store.knowledge_doc.KnowledgeDoc.parse", parse
+        )
 
     return forbid
 
@@ -281,7 +283,7 @@ def test_the_budget_comes_from_settings(
     def forward(event: str, raw: bytes, home: str, budget: float) -> None:
         seen.append(budget)
 
-    monkeypatch.setattr("hooks.fast.forward", forward)
+    monkeypatch.setattr("fireworks_skill_memory.hooks.fast.forward", forward)
     monkeypatch.setenv("SKILL_MEMORY_HOOK_BUDGET_MS", "1234")
     assert inject(tmp_path)
     assert seen == [1.234]
@@ -315,9 +317,10 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 @pytest.mark.parametrize(
     "blocked",
     [
-        "hooks.runtime",  # the in-process path and the failure log both
-        "hooks.inject_flow,traceback",  # the handler fails, then formatting its traceback
-        "hooks.fast",  # the shim cannot even import the hook
+        "fireworks_skill_memory.hooks.runtime",  # the in-process path and the failure log both
+        # the handler fails, then formatting its traceback
+        "fireworks_skill_memory.hooks.inject_flow,traceback",
+        "fireworks_skill_memory.hooks.fast",  # the shim cannot even import the hook
     ],
 )
 def test_a_failure_while_logging_a_failure_still_exits_0_silently(
@@ -451,7 +454,8 @@ def test_every_hook_write_failing_with_erofs_still_injects(
     (Path(settings.run_dir) / "spawn.stamp").unlink()
     spawned: list[str] = []
     monkeypatch.setattr(
-        "memory.service.client.start_detached", lambda home, **_: spawned.append(home)
+        "fireworks_skill_memory.memory.service.client.start_detached",
+        lambda home, **_: spawned.append(home),
     )
     before = snapshot(Path(settings.home))
     refuse_writes_under(settings.home, monkeypatch)

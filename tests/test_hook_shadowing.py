@@ -1,7 +1,7 @@
 """Hook commands cannot be shadowed by the agent's project, and reinstalls replace old ones.
 
-A hostile `memory.py`, `hooks.py` and `models.py` (and a `memory/` package) sit in the hook's
-working directory and on PYTHONPATH; each writes a marker file and raises when imported. The
+A hostile `memory.py`, `hooks.py`, `models.py` and `fireworks_skill_memory.py` (and a `memory/`
+package) sit in the hook's working directory and on PYTHONPATH; each writes a marker file and raises when imported. The
 commands run exactly as `hooks install`, `codex install` and the plugin's hooks.json write
 them, and must answer as usual without ever importing the hostile modules. A control run
 without the protection shows the hostile modules do get imported otherwise.
@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from codex import install as codex_installer
-from hooks import install as installer
-from memory.config import Settings
-from memory.store import Store
+from fireworks_skill_memory.codex import install as codex_installer
+from fireworks_skill_memory.hooks import install as installer
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.hook_support import REPO, claude_sample, run_command
 
 HOSTILE = """
@@ -47,7 +47,7 @@ def add_lessons(settings: Settings) -> None:
 def plant(folder: Path) -> None:
     """Hostile modules that leave `<name>.ran` beside themselves when imported."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name in ("memory", "hooks", "models"):
+    for name in ("memory", "hooks", "models", "fireworks_skill_memory"):
         (folder / f"{name}.py").write_text(HOSTILE, encoding="utf-8")
 
 
@@ -105,7 +105,7 @@ def test_installed_commands_ignore_hostile_modules(
 def test_without_the_protection_the_hostile_modules_would_run(
     tmp_path: Path, env: dict[str, str], project: Path
 ) -> None:
-    """Control: the old command form (no -E) imports the project's `hooks.py`."""
+    """Control: the old command form (no -E) imports a `fireworks_skill_memory.py` on the path."""
     shim = installer.shim_path(installer.HOOKS[0])
     old = f"{shlex.quote(sys.executable)} {shlex.quote(shim)} {installer.MARKER}"
     done = run_command(old, pre_tool_use(tmp_path), hostile_env(env, project), project)
@@ -172,14 +172,17 @@ def test_a_user_site_install_still_works(tmp_path: Path, env: dict[str, str]) ->
         pytest.skip("no interpreter with the user site enabled")
     python, site_dir = found
     site_dir.mkdir(parents=True)
-    for package in ("hooks", "memory"):  # what a `pip install --user` puts there, as links
-        (site_dir / package).symlink_to(REPO / package, target_is_directory=True)
+    namespace = site_dir / "fireworks_skill_memory"  # what `pip install --user` puts there
+    namespace.mkdir()
+    (namespace / "__init__.py").write_text("")
+    for package in ("hooks", "memory"):  # as links to the repository's folders
+        (namespace / package).symlink_to(REPO / package, target_is_directory=True)
     settings = Settings({**env, "HOME": str(user_home)})
     add_lessons(settings)
     Path(settings.run_dir).mkdir(parents=True, exist_ok=True)
     Path(settings.run_dir, "spawn.stamp").write_text("test: no service spawn")
     spec = installer.HOOKS[0]
-    shim = site_dir / "hooks" / "bin" / spec.script
+    shim = namespace / "hooks" / "bin" / spec.script
     command = f"{shlex.quote(python)} -E {shlex.quote(str(shim))} {installer.MARKER}"
     assert installer.hook_command(spec, python).split()[1] == "-E"
     clean = {

@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from hooks import install as installer
-from hooks import (
+from fireworks_skill_memory.hooks import install as installer
+from fireworks_skill_memory.hooks import (
     post_tool_use,
     post_tool_use_failure,
     pre_tool_use,
@@ -34,9 +34,9 @@ from hooks import (
     user_prompt_expansion,
     user_prompt_submit,
 )
-from memory.config import Settings, load_settings
-from memory.redact import redact
-from memory.store import Store
+from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.redact.redactor import redact
+from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.hook_support import (
     block,
     claude_sample,
@@ -93,9 +93,11 @@ def spawns(monkeypatch: pytest.MonkeyPatch) -> Spawns:
         record.services.append((home, module))
         return 4242
 
-    monkeypatch.setattr("memory.service.client.start_detached", start_detached)
+    monkeypatch.setattr(
+        "fireworks_skill_memory.memory.service.client.start_detached", start_detached
+    )
     try:
-        import memory.distill_spawn  # noqa: F401 - written by the distillation work
+        import fireworks_skill_memory.memory.distill.spawn  # noqa: F401 - written by the distillation work
     except ImportError:
         return record
 
@@ -105,7 +107,7 @@ def spawns(monkeypatch: pytest.MonkeyPatch) -> Spawns:
         record.workers.append((transcript, session_id, agent))
         return 4243
 
-    monkeypatch.setattr("memory.distill_spawn.spawn_worker", spawn_worker)
+    monkeypatch.setattr("fireworks_skill_memory.memory.distill.spawn.spawn_worker", spawn_worker)
     return record
 
 
@@ -317,16 +319,16 @@ def test_session_start_starts_the_service_and_prints_nothing(
 ) -> None:
     payload = claude_sample("SessionStart", tmp_path)
     assert run_main(session_start, payload) == (0, "")
-    assert spawns.services == [(settings.home, "hooks.service_main")]
+    assert spawns.services == [(settings.home, "fireworks_skill_memory.hooks.service_main")]
     assert run_main(session_start, payload) == (0, "")  # started moments ago: not again
     assert len(spawns.services) == 1
 
 
 def _require_distill_spawn() -> None:
     try:
-        import memory.distill_spawn  # noqa: F401
+        import fireworks_skill_memory.memory.distill.spawn  # noqa: F401
     except ImportError:
-        pytest.skip("memory.distill_spawn (the distillation teammate's module) is missing")
+        pytest.skip("memory.distill.spawn (the distillation teammate's module) is missing")
 
 
 def test_stop_and_session_end_hand_the_session_to_the_distiller(
@@ -357,7 +359,7 @@ def test_dispatch_runs_the_named_hook(
 ) -> None:
     import io
 
-    from hooks import dispatch
+    from fireworks_skill_memory.hooks import dispatch
 
     raw = json.dumps(claude_sample("PreToolUse(Skill)", tmp_path)).encode()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
@@ -522,7 +524,7 @@ def test_a_stale_version_is_retired_and_the_hook_falls_back(
     """A service of another version answers `ERR version`: the hook retires it, ranks itself."""
     child_env = service_env(Path(settings.home), tmp_path / "user")
     with running_service(child_env, ready=False) as process:
-        monkeypatch.setattr("memory.service.protocol.VERSION", "0.0.0/0")
+        monkeypatch.setattr("fireworks_skill_memory.memory.service.protocol.VERSION", "0.0.0/0")
         code, out = run_main(pre_tool_use, claude_sample("PreToolUse(Skill)", tmp_path))
         text = block("demo", demo_bullets(lessons["demo"], [0, 1, 2]), ranked=False)
         assert (code, out) == (0, context_json("PreToolUse", text))

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hooks import (
+from fireworks_skill_memory.hooks import (
     dispatch,
     post_tool_use,
     post_tool_use_failure,
@@ -38,9 +38,9 @@ from hooks import (
     user_prompt_expansion,
     user_prompt_submit,
 )
-from hooks import install as installer
-from memory.config import load_settings
-from memory.store import Store
+from fireworks_skill_memory.hooks import install as installer
+from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.hook_support import run_command, run_main
 
 PAYLOADS_PER_HOOK = 1000
@@ -367,13 +367,17 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Sandbox:
     monkeypatch.chdir(box.cwd)
     store = Store(load_settings())
     store.add("demo", "Copy the dependency manifest before the source tree", "Build", matcher=None)
-    monkeypatch.setattr("memory.service.client.start_detached", lambda *a, **k: None)
+    monkeypatch.setattr(
+        "fireworks_skill_memory.memory.service.client.start_detached", lambda *a, **k: None
+    )
     try:
-        import memory.distill_spawn  # noqa: F401
+        import fireworks_skill_memory.memory.distill.spawn  # noqa: F401
     except ImportError:
         pass
     else:
-        monkeypatch.setattr("memory.distill_spawn.spawn_worker", lambda *a, **k: None)
+        monkeypatch.setattr(
+            "fireworks_skill_memory.memory.distill.spawn.spawn_worker", lambda *a, **k: None
+        )
     return box
 
 

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hooks import install as installer
-from hooks.dispatch import MODULES
-from memory import __version__
+from fireworks_skill_memory.hooks import install as installer
+from fireworks_skill_memory.hooks.dispatch import MODULES
+from fireworks_skill_memory.memory import __version__
 from tests.conftest import REPO, CliInvoker
 
 FOREIGN_PRE = {

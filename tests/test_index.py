@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from index.errors import ModelMismatch
-from index.table import LessonIndex
-from memory.config import Settings
-from memory.indexing import MemoryIndex
-from memory.retrieve import Retriever
-from memory.store import Store
+from fireworks_skill_memory.index.errors import ModelMismatch
+from fireworks_skill_memory.index.table import LessonIndex
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
+from fireworks_skill_memory.memory.retrieval.retriever import Retriever
+from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.conftest import CliInvoker, FakeEmbedder
 
 

@@ -22,15 +22,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index.table import STATE_FILE, LessonIndex
-from memory.config import Settings
-from memory.errors import LockTimeout
-from memory.files import hold_lock
-from memory.indexing import SYNC_ROUNDS, MemoryIndex, SyncReport, inspect_index, scope_of
-from memory.knowledge_doc import KnowledgeDoc
-from memory.retrieve import Retriever
-from memory.store import Store
-from models.embedders import EmbeddingModel
+from fireworks_skill_memory.index.table import STATE_FILE, LessonIndex
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.errors import LockTimeout
+from fireworks_skill_memory.memory.retrieval.indexing import (
+    SYNC_ROUNDS,
+    MemoryIndex,
+    SyncReport,
+    inspect_index,
+    scope_of,
+)
+from fireworks_skill_memory.memory.retrieval.retriever import Retriever
+from fireworks_skill_memory.memory.store.files import hold_lock
+from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
+from fireworks_skill_memory.memory.store.markdown_store import Store
+from fireworks_skill_memory.models.embedders import EmbeddingModel
 from tests.conftest import REPO, FakeEmbedder
 from tests.test_faults_index import damage
 
@@ -208,7 +214,7 @@ def test_a_reindex_leaves_the_old_table_to_readers_while_it_embeds(
 def test_a_file_edited_while_embedded_keeps_its_old_rows_until_the_next_sync(
     settings: Settings, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("memory.indexing.SYNC_ROUNDS", 1)
+    monkeypatch.setattr("fireworks_skill_memory.memory.retrieval.indexing.SYNC_ROUNDS", 1)
     fill(store)
     MemoryIndex(settings, FakeEmbedder()).sync()
     path = Path(store.knowledge_path("docker"))
@@ -307,8 +313,8 @@ def test_a_file_removed_while_embedded_leaves_the_index(settings: Settings, stor
 # ---- the real model ---------------------------------------------------------------------
 TAKE_LOCK = """
 import sys, time
-from memory.errors import LockTimeout
-from memory.files import hold_lock
+from fireworks_skill_memory.memory.errors import LockTimeout
+from fireworks_skill_memory.memory.store.files import hold_lock
 try:
     with hold_lock(sys.argv[1], float(sys.argv[2])):
         print(time.monotonic())

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.errors import InvalidLesson
-from memory.knowledge_doc import KnowledgeDoc
-from memory.lesson import (
+from fireworks_skill_memory.memory.errors import InvalidLesson
+from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
+from fireworks_skill_memory.memory.store.lesson import (
     Lesson,
     age_in_months,
     clean_text,

@@ -1,4 +1,4 @@
-"""memory.lexical: tokenizer, stemmer and the small BM25 scorer (hand-made fixtures only)."""
+"""retrieval.lexical: tokenizer, stemmer and the small BM25 scorer (hand-made fixtures only)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from memory import lexical
-from memory.lexical import (
+from fireworks_skill_memory.memory.retrieval import lexical
+from fireworks_skill_memory.memory.retrieval.lexical import (
     STOPWORDS,
     DocumentFrequencies,
     bm25_scores,
@@ -177,7 +177,8 @@ class TestBM25:
 def test_standard_library_only() -> None:
     """The hook imports this module where numpy is not allowed."""
     code = (
-        "import json, sys; import memory.lexical as m; m.bm25_scores('a b', ['a b c']);"
+        "import json, sys; import fireworks_skill_memory.memory.retrieval.lexical as m; "
+        "m.bm25_scores('a b', ['a b c']);"
         "print(json.dumps(sorted(k for k in sys.modules if k.split('.')[0] in "
         "('numpy', 'torch', 'sentence_transformers'))))"
     )

@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from hooks import install as installer
-from memory.config import load_settings
-from memory.store import Store
+from fireworks_skill_memory.hooks import install as installer
+from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.store.markdown_store import Store
 
 HEAVY = ("torch", "sentence_transformers", "lancedb", "pyarrow", "anthropic", "transformers")
 
 PROBE = f"""
 import json, sys
 from click.testing import CliRunner
-from cli.main import cli
+from fireworks_skill_memory.cli.main import cli
 args = json.loads(sys.argv[1])
 result = CliRunner().invoke(cli, args, catch_exceptions=False)
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in {HEAVY!r})
@@ -32,7 +32,7 @@ print(json.dumps({{"code": result.exit_code, "heavy": heavy}}))
 def all_command_paths() -> list[list[str]]:
     import click
 
-    from cli.main import cli
+    from fireworks_skill_memory.cli.main import cli
 
     paths: list[list[str]] = [[]]
 
@@ -136,5 +136,10 @@ def test_the_service_down_hook_imports_nothing_heavy(tmp_path: Path, env: dict[s
     bare = imported([argv[0], "-E", "-c", "pass"], env)
     used = imported(argv, env, data) - bare
     assert sorted(name for name in used if name.split(".")[0] in HOOK_FORBIDDEN) == []
-    assert {"memory.lexical_cache", "memory.lexical"} <= used
-    assert "memory.knowledge_doc" not in used  # the markdown was not parsed
+    assert {
+        "fireworks_skill_memory.memory.retrieval.lexical_cache",
+        "fireworks_skill_memory.memory.retrieval.lexical",
+    } <= used
+    assert (
+        "fireworks_skill_memory.memory.store.knowledge_doc" not in used
+    )  # the markdown was not parsed

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from models.errors import (
+from fireworks_skill_memory.models.errors import (
     BackendBadReply,
     BackendConnectionError,
     BackendError,
@@ -23,7 +23,7 @@ from models.errors import (
     BackendTimeout,
     BackendUnavailable,
 )
-from models.llm import (
+from fireworks_skill_memory.models.llm import (
     AnthropicBackend,
     ClaudeCliBackend,
     NullBackend,
@@ -33,12 +33,12 @@ from models.llm import (
     StructuredRequest,
     make_backend,
 )
-from models.llm.claude_cli import CliOutcome
-from models.llm.claude_env import CHILD_MARKER, child_env
-from models.llm.jsontext import extract_json_object
-from models.llm.openai_backend import proxies_for
-from models.llm.retry import parse_retry_after
-from models.llm.schema import empty_instance, validate_object
+from fireworks_skill_memory.models.llm.claude_cli import CliOutcome
+from fireworks_skill_memory.models.llm.claude_env import CHILD_MARKER, child_env
+from fireworks_skill_memory.models.llm.jsontext import extract_json_object
+from fireworks_skill_memory.models.llm.openai_backend import proxies_for
+from fireworks_skill_memory.models.llm.retry import parse_retry_after
+from fireworks_skill_memory.models.llm.schema import empty_instance, validate_object
 from tests.e2e_support import require_claude
 from tests.fakes.messages_server import (
     DropConnection,
@@ -521,7 +521,7 @@ def test_make_backend_names_and_env() -> None:
 
 def test_importing_the_backends_does_not_import_anthropic() -> None:
     probe = (
-        "import sys, models.llm; "
+        "import sys, fireworks_skill_memory.models.llm; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('anthropic', 'httpx2')))"
     )
     out = subprocess.run(

@@ -1,6 +1,6 @@
 """One order without a task: the CLI, the warm service and the hook's fallback agree.
 
-`memory.prior.order_without_task` (the bounded HIT/age prior) is the only function that
+`memory.retrieval.prior.order_without_task` (the bounded HIT/age prior) is the only function that
 orders a skill's lessons when there is no task text. The unit tests check that every caller
 goes through it; the `real_model` test runs one payload through a real service process and
 then, with the service stopped, through the hook's in-process fallback, and compares.
@@ -18,20 +18,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hooks import install as installer
-from hooks import pre_tool_use
-from memory.config import Settings, load_settings
-from memory.eviction import lesson_value
-from memory.inject import by_hits_and_age
-from memory.lesson import Lesson, age_in_months
-from memory.prior import (
+from fireworks_skill_memory.hooks import install as installer
+from fireworks_skill_memory.hooks import pre_tool_use
+from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.retrieval.inject import by_hits_and_age
+from fireworks_skill_memory.memory.retrieval.prior import (
     PriorWeights,
     hits_age_prior,
     months_between,
     order_without_task,
     prior_weights,
 )
-from memory.ranking import Candidates, RankingWeights, gate, rank
+from fireworks_skill_memory.memory.retrieval.ranking import (
+    Candidates,
+    RankingWeights,
+    gate,
+    rank,
+)
+from fireworks_skill_memory.memory.store.eviction import lesson_value
+from fireworks_skill_memory.memory.store.lesson import Lesson, age_in_months
 from tests.hook_support import (
     claude_sample,
     cli,

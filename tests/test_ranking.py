@@ -1,4 +1,4 @@
-"""memory.ranking: bounded HIT/age prior, no-task fallback, gate, embedding texts (fixtures)."""
+"""retrieval.ranking: bounded HIT/age prior, no-task fallback, gate, embedding texts (fixtures)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.ranking import (
+from fireworks_skill_memory.memory.retrieval.ranking import (
     ALL_SKILLS_CANDIDATES,
     Candidates,
     RankingWeights,
@@ -243,7 +243,7 @@ class TestRankComponents:
         assert padded[0] < short[0]
 
     def test_tokens_cache_matches(self) -> None:
-        from memory import lexical
+        from fireworks_skill_memory.memory.retrieval import lexical
 
         toks = [lexical.tokenize(f"{t} {x}") for t, x in zip(TAGS, TEXTS, strict=True)]
         a = lexical_scores(TASK, TEXTS, TAGS)
@@ -299,7 +299,7 @@ def test_all_skills_candidate_count() -> None:
 
 def test_imports_no_model_code() -> None:
     code = (
-        "import sys, memory.ranking;"
+        "import sys, fireworks_skill_memory.memory.retrieval.ranking;"
         "print(sorted(k for k in sys.modules if k.split('.')[0] in "
         "('torch', 'sentence_transformers', 'lancedb', 'transformers')))"
     )

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from memory.config import Settings
-from memory.dedup import SemanticMatcher
-from memory.indexing import MemoryIndex
-from memory.retrieve import Retriever
-from memory.store import Store
-from models.embedders import EmbeddingModel
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
+from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
+from fireworks_skill_memory.memory.retrieval.retriever import Retriever
+from fireworks_skill_memory.memory.store.markdown_store import Store
+from fireworks_skill_memory.models.embedders import EmbeddingModel
 from tests.conftest import REPO, CliInvoker, FakeEmbedder
 
 pytestmark = pytest.mark.real_model
@@ -28,7 +28,11 @@ def seeded(settings: Settings) -> Settings:
 
 
 def test_bundled_model_is_the_upstream_one(real_embedder: EmbeddingModel) -> None:
-    from models.bundled import WEIGHTS_SHA256, bundled_model_dir, weights_sha256
+    from fireworks_skill_memory.models.bundled import (
+        WEIGHTS_SHA256,
+        bundled_model_dir,
+        weights_sha256,
+    )
 
     assert real_embedder.model_id == "sentence-transformers/all-MiniLM-L6-v2"
     assert real_embedder.dimension == 384

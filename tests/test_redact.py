@@ -1,4 +1,4 @@
-"""memory.redact: every corpus secret disappears, look-alikes survive, and it never breaks."""
+"""redact.redactor: every corpus secret disappears, look-alikes survive, and it never breaks."""
 
 from __future__ import annotations
 
@@ -14,7 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memory.redact import Finding, find_secrets, is_secret_key, marker, redact, redact_obj
+from fireworks_skill_memory.memory.redact.redactor import (
+    Finding,
+    find_secrets,
+    is_secret_key,
+    marker,
+    redact,
+    redact_obj,
+)
 from tests.secret_corpus import BENIGN, CASES, SECRETS, SecretCase
 
 REPO = Path(__file__).resolve().parent.parent
@@ -394,7 +401,7 @@ def test_never_raises(value: object) -> None:
 
 
 def test_engine_failure_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    import memory._redact_engine as engine
+    from fireworks_skill_memory.memory.redact import engine
 
     def boom(text: str) -> list[tuple[str, int, int]]:
         raise RuntimeError("boom")
@@ -553,11 +560,16 @@ def test_adversarial_megabyte_finishes(name: str) -> None:
 
 def test_import_is_cheap_and_compiles_nothing() -> None:
     code = (
-        "import sys; import memory; before = set(sys.modules); import memory.redact; "
+        "import sys; import fireworks_skill_memory.memory; before = set(sys.modules); "
+        "import fireworks_skill_memory.memory.redact.redactor; "
         "after = set(sys.modules); import json; print(json.dumps(sorted(after - before)))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     ).stdout
     # nothing but the module itself (and the tiny __future__ its annotations import)
-    assert set(json.loads(out)) <= {"memory.redact", "__future__"}
+    assert set(json.loads(out)) <= {
+        "fireworks_skill_memory.memory.redact",
+        "fireworks_skill_memory.memory.redact.redactor",
+        "__future__",
+    }

@@ -22,17 +22,17 @@ from typing import Any
 
 import pytest
 
-from memory.config import Settings
-from memory.service import client, server
-from memory.service.protocol import VERSION
-from models.errors import ModelUnavailable
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.service import client, server
+from fireworks_skill_memory.memory.service.protocol import VERSION
+from fireworks_skill_memory.models.errors import ModelUnavailable
 from tests.conftest import REPO, CliInvoker, FakeEmbedder
 
 # takes the home's service lock (pid inside, as the service does) and binds a socket it
 # never accepts on: connecting works, no answer ever comes
 SILENT_SERVICE = """
 import fcntl, os, signal, socket, sys, time
-from memory.service.protocol import short_path
+from fireworks_skill_memory.memory.service.protocol import short_path
 run = sys.argv[1]
 if "--ignore-term" in sys.argv:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -54,7 +54,7 @@ while True:
 # an older service: answers every request with a version error and exits on `shutdown`
 STALE_SERVICE = """
 import fcntl, json, os, socket, sys
-from memory.service.protocol import short_path
+from fireworks_skill_memory.memory.service.protocol import short_path
 run = sys.argv[1]
 os.makedirs(run, mode=0o700, exist_ok=True)
 fd = os.open(os.path.join(run, "service.lock"), os.O_RDWR | os.O_CREAT, 0o600)
@@ -182,7 +182,8 @@ def test_start_does_not_spawn_beside_a_service_that_does_not_answer(
 ) -> None:
     spawned: list[str] = []
     monkeypatch.setattr(
-        "memory.service.client.start_detached", lambda home, *a, **k: spawned.append(home)
+        "fireworks_skill_memory.memory.service.client.start_detached",
+        lambda home, *a, **k: spawned.append(home),
     )
     result = cli("service", "start")
     assert result.exit_code == 6 and spawned == []
@@ -246,7 +247,7 @@ def test_start_reports_started_once_the_new_process_holds_the_lock(
         )
         return children[-1].pid
 
-    monkeypatch.setattr("memory.service.client.start_detached", spawn)
+    monkeypatch.setattr("fireworks_skill_memory.memory.service.client.start_detached", spawn)
     try:
         result = cli("service", "start", "--json")
         assert result.exit_code == 0
@@ -271,7 +272,7 @@ def test_start_replaces_a_service_of_another_version(
         )
         return children[-1].pid
 
-    monkeypatch.setattr("memory.service.client.start_detached", spawn)
+    monkeypatch.setattr("fireworks_skill_memory.memory.service.client.start_detached", spawn)
     try:
         status = cli("service", "status")
         assert status.exit_code == 5 and "runs version 0.0.0/0" in status.output
@@ -295,7 +296,7 @@ def test_start_reports_a_process_that_exits_at_once(
         children.append(subprocess.Popen([sys.executable, "-c", "raise SystemExit(2)"]))
         return children[-1].pid
 
-    monkeypatch.setattr("memory.service.client.start_detached", spawn)
+    monkeypatch.setattr("fireworks_skill_memory.memory.service.client.start_detached", spawn)
     result = cli("service", "start")
     assert result.exit_code == 1
     assert f"(pid {children[0].pid}) exited at once with status 2" in result.output
@@ -311,7 +312,7 @@ class FlakyFactory:
         self.calls = 0
 
     def __call__(self, settings: Settings) -> Any:
-        from memory.retrieve import Retriever
+        from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 
         self.calls += 1
         if self.broken:
@@ -387,7 +388,7 @@ def test_a_nudge_cuts_a_long_backoff_short(
 
 
 def test_watched_state_sees_a_restored_model_folder(env: dict[str, str], tmp_path: Path) -> None:
-    from memory.config import load_settings
+    from fireworks_skill_memory.memory.config import load_settings
 
     model = tmp_path / "models" / "mini"
     model.parent.mkdir()

@@ -1,4 +1,4 @@
-"""memory.sessions and memory.transcript_tail on real recorded sessions and synthetic edge cases.
+"""sessions.readers and sessions.transcript_tail on real recorded sessions and synthetic edge cases.
 
 Recorded fixtures in tests/fixtures/sessions/ (real CLIs, offline, against tests/fakes):
 
@@ -28,9 +28,9 @@ from typing import Any
 
 import pytest
 
-from memory import transcript_tail
-from memory.errors import InvalidInput
-from memory.sessions import (
+from fireworks_skill_memory.memory.errors import InvalidInput
+from fireworks_skill_memory.memory.sessions import transcript_tail
+from fireworks_skill_memory.memory.sessions.readers import (
     OUTPUT_CHARS,
     PROMPT_CHARS,
     SessionDigest,
@@ -41,7 +41,10 @@ from memory.sessions import (
     read_codex_rollout,
     read_session,
 )
-from memory.transcript_tail import latest_prompts, read_tail_lines
+from fireworks_skill_memory.memory.sessions.transcript_tail import (
+    latest_prompts,
+    read_tail_lines,
+)
 from tests.conftest import REPO
 
 SESSIONS = Path(__file__).resolve().parent / "fixtures" / "sessions"
@@ -861,14 +864,26 @@ def test_latest_prompts_edge_cases(tmp_path: Path) -> None:
 
 def test_transcript_tail_imports_only_json_and_os() -> None:
     code = (
-        "import sys; before = set(sys.modules); import memory.transcript_tail; "
+        "import sys; before = set(sys.modules); "
+        "import fireworks_skill_memory.memory.sessions.transcript_tail; "
         "print(' '.join(sorted(set(sys.modules) - before)))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )
     added = set(out.stdout.split())
-    ours = {m for m in added if m.startswith("memory")}
-    assert ours == {"memory", "memory.transcript_tail"}
-    for heavy in ("dataclasses", "typing", "pathlib", "shlex", "memory.sessions"):
+    ours = {m for m in added if m.startswith("fireworks_skill_memory")}
+    assert ours == {
+        "fireworks_skill_memory",
+        "fireworks_skill_memory.memory",
+        "fireworks_skill_memory.memory.sessions",
+        "fireworks_skill_memory.memory.sessions.transcript_tail",
+    }
+    for heavy in (
+        "dataclasses",
+        "typing",
+        "pathlib",
+        "shlex",
+        "fireworks_skill_memory.memory.sessions.readers",
+    ):
         assert heavy not in added

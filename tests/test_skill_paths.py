@@ -1,4 +1,4 @@
-"""memory.skill_paths: skill names from SKILL.md paths, shell commands and tool calls."""
+"""memory.sessions.skill_paths: skill names from SKILL.md paths, shell commands and tool calls."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.skill_paths import (
+from fireworks_skill_memory.memory.sessions.skill_paths import (
     skill_from_skill_md,
     skill_from_tool_call,
     skills_in_shell_command,
@@ -234,7 +234,8 @@ def test_shell_commands_that_do_not_read_a_skill(command: str) -> None:
 
 def test_shell_fast_path_imports_nothing() -> None:
     code = (
-        "import sys; import memory.skill_paths as s; before = set(sys.modules); "
+        "import sys; import fireworks_skill_memory.memory.sessions.skill_paths as s; "
+        "before = set(sys.modules); "
         "s.skills_in_shell_command('ls -la && git status'); "
         "s.skill_from_tool_call('Bash', {'command': 'pytest -q'}); "
         "print(sorted(set(sys.modules) - before))"
@@ -304,13 +305,20 @@ def test_recorded_hook_payloads(name: str) -> None:
 def test_import_is_light() -> None:
     """Hooks import this on every tool call: no re, shlex, json, typing, dataclasses, pathlib."""
     code = (
-        "import sys; before = set(sys.modules); import memory.skill_paths; "
+        "import sys; before = set(sys.modules); "
+        "import fireworks_skill_memory.memory.sessions.skill_paths; "
         "print(' '.join(sorted(set(sys.modules) - before)))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )
     added = set(out.stdout.split())
-    assert added <= {"memory", "memory.skill_paths", "__future__"}
+    assert added <= {
+        "fireworks_skill_memory",
+        "fireworks_skill_memory.memory",
+        "fireworks_skill_memory.memory.sessions",
+        "fireworks_skill_memory.memory.sessions.skill_paths",
+        "__future__",
+    }
     for heavy in ("re", "shlex", "json", "typing", "dataclasses", "pathlib", "enum"):
         assert heavy not in added

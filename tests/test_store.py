@@ -8,12 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from memory.config import Settings
-from memory.errors import InvalidLesson, InvalidSkillName
-from memory.legacy import import_legacy
-from memory.lesson import Lesson
-from memory.skill_names import skill_dirname, skill_from_dirname, validate_skill
-from memory.store import Store
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.errors import InvalidLesson, InvalidSkillName
+from fireworks_skill_memory.memory.store.legacy import import_legacy
+from fireworks_skill_memory.memory.store.lesson import Lesson
+from fireworks_skill_memory.memory.store.markdown_store import Store
+from fireworks_skill_memory.memory.store.skill_names import (
+    skill_dirname,
+    skill_from_dirname,
+    validate_skill,
+)
 
 
 def test_reads_never_create_anything(store: Store, settings: Settings) -> None:
@@ -68,7 +72,7 @@ def test_eviction_ties_drop_the_earlier_entry(env: dict[str, str]) -> None:
 
 
 def test_evicted_lessons_are_archived_not_lost(env: dict[str, str]) -> None:
-    from memory.archive import read_archive
+    from fireworks_skill_memory.memory.store.archive import read_archive
 
     settings = Settings({**env, "SKILL_MAX": "2"})
     store = Store(settings, now=lambda: datetime(2026, 11, 1))

@@ -16,14 +16,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory.archive import archive_path, read_archive
-from memory.config import Settings
-from memory.dedup import SemanticMatcher
-from memory.errors import LockTimeout
-from memory.files import locked
-from memory.lesson import Lesson
-from memory.store import MAX_DECISIONS, Match, Store, exact_matcher
-from models.embedders import EmbeddingModel
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
+from fireworks_skill_memory.memory.errors import LockTimeout
+from fireworks_skill_memory.memory.store.archive import archive_path, read_archive
+from fireworks_skill_memory.memory.store.files import locked
+from fireworks_skill_memory.memory.store.lesson import Lesson
+from fireworks_skill_memory.memory.store.markdown_store import (
+    MAX_DECISIONS,
+    Match,
+    Store,
+    exact_matcher,
+)
+from fireworks_skill_memory.models.embedders import EmbeddingModel
 from tests.conftest import CliInvoker, FakeEmbedder
 
 SKILL = "demo"
@@ -287,7 +292,7 @@ def test_the_judge_is_asked_once_per_pair(store: Store) -> None:
 def test_a_busy_file_names_the_remedy_and_a_retry_succeeds(
     cli: CliInvoker, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("memory.files.LOCK_TIMEOUT_SECONDS", 0.3)
+    monkeypatch.setattr("fireworks_skill_memory.memory.store.files.LOCK_TIMEOUT_SECONDS", 0.3)
     store.add(SKILL, "Pin the base image digest")
     with locked(store.knowledge_path(SKILL)):
         busy = cli("add", "--skill", SKILL, LINT)

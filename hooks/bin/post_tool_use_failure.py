@@ -7,7 +7,7 @@ sys.path, so no `memory.py` or `hooks.py` of the agent's project can shadow ours
 import sys
 
 try:
-    from hooks.post_tool_use_failure import main
+    from fireworks_skill_memory.hooks.post_tool_use_failure import main
 except BaseException:  # noqa: BLE001 - a broken installation must not break the agent
     sys.exit(0)
 sys.exit(main(sys.stdin, sys.stdout))

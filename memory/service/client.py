@@ -14,7 +14,7 @@ import socket
 import time
 from dataclasses import dataclass, replace
 
-from memory.service.protocol import (
+from fireworks_skill_memory.memory.service.protocol import (
     LOCK_NAME,
     MAX_MESSAGE,
     PID_NAME,
@@ -305,7 +305,7 @@ def _int(value: object) -> int | None:
 
 def start_detached(home: str, module: str, python: str | None = None) -> int | None:
     """Spawn the service entry point `module` for this home, detached; its pid or None."""
-    from memory.spawn import spawn_module
+    from fireworks_skill_memory.memory.service.spawn import spawn_module
 
     os.makedirs(run_dir(home), mode=0o700, exist_ok=True)
     env = dict(os.environ)

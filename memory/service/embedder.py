@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from memory.service import client
-from models.embedders import EmbeddingModel
-from models.errors import ModelUnavailable
+from fireworks_skill_memory.memory.service import client
+from fireworks_skill_memory.models.embedders import EmbeddingModel
+from fireworks_skill_memory.models.errors import ModelUnavailable
 
 if TYPE_CHECKING:
     import numpy as np

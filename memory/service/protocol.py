@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from memory import __version__
+from fireworks_skill_memory.memory import __version__
 
 PROTOCOL = 1
 VERSION = f"{__version__}/{PROTOCOL}"

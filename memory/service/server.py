@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from memory.config import Settings
-from memory.errors import SkillMemoryError
-from memory.service.protocol import (
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.errors import SkillMemoryError
+from fireworks_skill_memory.memory.service.protocol import (
     LOCK_NAME,
     MAX_MESSAGE,
     PID_NAME,
@@ -121,7 +121,7 @@ class Service:
             for info in retriever.store.skills():  # fill the per-skill caches before any hook asks
                 retriever.candidates(info.skill)
             retriever.candidates(None)
-            from memory.dedup import SemanticMatcher
+            from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
 
             self._matcher = SemanticMatcher(retriever.embedder)
             self._retriever = retriever
@@ -141,7 +141,7 @@ class Service:
     def _new_retriever(self) -> Any:
         if self._factory is not None:
             return self._factory(self.settings)
-        from memory.retrieve import Retriever
+        from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 
         return Retriever(self.settings, self._embedder)
 
@@ -228,7 +228,7 @@ def watched_state(settings: Settings) -> tuple[object, ...]:
     Stats only (no reads): the index folder, its table folder, manifests and sync state,
     and the model folder, its parent (a restored folder) and its weights.
     """
-    from index.table import STATE_FILE, TABLE
+    from fireworks_skill_memory.index.table import STATE_FILE, TABLE
 
     index = settings.index_dir
     table = os.path.join(index, f"{TABLE}.lance")
@@ -254,8 +254,8 @@ MODEL_FILES = ("config.json", "model.safetensors", "pytorch_model.bin", "modules
 
 def _model_folder(name: str) -> str | None:
     """The folder the model loads from (None when the bundled model is not installed)."""
-    from models.bundled import bundled_model_dir, is_default_model
-    from models.errors import ModelUnavailable
+    from fireworks_skill_memory.models.bundled import bundled_model_dir, is_default_model
+    from fireworks_skill_memory.models.errors import ModelUnavailable
 
     if is_default_model(name):
         try:
@@ -281,8 +281,8 @@ class VersionMismatch(Exception):
 
 
 def _op_inject(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
-    from memory.skill_names import validate_skill
-    from memory.usage import record_injection
+    from fireworks_skill_memory.memory.retrieval.usage import record_injection
+    from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
     skill = validate_skill(str(request.get("skill", "")))
     task = request.get("task")
@@ -301,7 +301,7 @@ def _op_inject(service: Service, retriever: Any, request: dict[str, Any]) -> dic
 
 
 def _op_search(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
-    from memory.skill_names import validate_skill
+    from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
     skill = request.get("skill")
     top = request.get("top")
@@ -314,7 +314,7 @@ def _op_search(service: Service, retriever: Any, request: dict[str, Any]) -> dic
 
 
 def _op_add(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
-    from memory.skill_names import validate_skill
+    from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
     skill = request.get("skill")
     scope = validate_skill(skill) if isinstance(skill, str) else None

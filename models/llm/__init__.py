@@ -11,7 +11,7 @@ package is cheap: `anthropic` is imported on the first call of its backend.
 
 from __future__ import annotations
 
-from models.errors import (
+from fireworks_skill_memory.models.errors import (
     BackendBadReply,
     BackendConnectionError,
     BackendError,
@@ -20,13 +20,17 @@ from models.errors import (
     BackendTimeout,
     BackendUnavailable,
 )
-from models.llm.anthropic_backend import AnthropicBackend
-from models.llm.base import LLMBackend, StructuredReply, StructuredRequest
-from models.llm.claude_cli import ClaudeCliBackend
-from models.llm.factory import BACKEND_NAMES, make_backend
-from models.llm.null_backend import NullBackend
-from models.llm.openai_backend import OpenAIBackend
-from models.llm.retry import RetryPolicy
+from fireworks_skill_memory.models.llm.anthropic_backend import AnthropicBackend
+from fireworks_skill_memory.models.llm.base import (
+    LLMBackend,
+    StructuredReply,
+    StructuredRequest,
+)
+from fireworks_skill_memory.models.llm.claude_cli import ClaudeCliBackend
+from fireworks_skill_memory.models.llm.factory import BACKEND_NAMES, make_backend
+from fireworks_skill_memory.models.llm.null_backend import NullBackend
+from fireworks_skill_memory.models.llm.openai_backend import OpenAIBackend
+from fireworks_skill_memory.models.llm.retry import RetryPolicy
 
 __all__ = [
     "BACKEND_NAMES",

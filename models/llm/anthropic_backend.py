@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from models.errors import (
+from fireworks_skill_memory.models.errors import (
     BackendBadReply,
     BackendConnectionError,
     BackendError,
@@ -14,7 +14,7 @@ from models.errors import (
     BackendTimeout,
     BackendUnavailable,
 )
-from models.llm.base import (
+from fireworks_skill_memory.models.llm.base import (
     LLMBackend,
     Logger,
     StructuredReply,
@@ -22,9 +22,13 @@ from models.llm.base import (
     no_log,
     token_count,
 )
-from models.llm.jsontext import preview
-from models.llm.retry import RetryPolicy, call_with_retries, parse_retry_after
-from models.llm.schema import validate_object
+from fireworks_skill_memory.models.llm.jsontext import preview
+from fireworks_skill_memory.models.llm.retry import (
+    RetryPolicy,
+    call_with_retries,
+    parse_retry_after,
+)
+from fireworks_skill_memory.models.llm.schema import validate_object
 
 if TYPE_CHECKING:
     import anthropic

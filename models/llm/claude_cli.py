@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from models.errors import (
+from fireworks_skill_memory.models.errors import (
     BackendBadReply,
     BackendError,
     BackendHTTPError,
@@ -26,7 +26,7 @@ from models.errors import (
     BackendTimeout,
     BackendUnavailable,
 )
-from models.llm.base import (
+from fireworks_skill_memory.models.llm.base import (
     LLMBackend,
     Logger,
     StructuredReply,
@@ -34,9 +34,9 @@ from models.llm.base import (
     no_log,
     token_count,
 )
-from models.llm.claude_env import child_env
-from models.llm.jsontext import extract_json_object, preview
-from models.llm.schema import validate_object
+from fireworks_skill_memory.models.llm.claude_env import child_env
+from fireworks_skill_memory.models.llm.jsontext import extract_json_object, preview
+from fireworks_skill_memory.models.llm.schema import validate_object
 
 FALLBACK_MODELS = ("claude-haiku-4-5", "haiku")
 # Hooks off: the distiller runs from a hook, and its own session must not trigger ours.

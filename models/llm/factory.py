@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from models.errors import BackendUnavailable
-from models.llm.anthropic_backend import AnthropicBackend
-from models.llm.base import LLMBackend, Logger
-from models.llm.claude_cli import ClaudeCliBackend
-from models.llm.null_backend import NullBackend
-from models.llm.openai_backend import OpenAIBackend
-from models.llm.retry import RetryPolicy
+from fireworks_skill_memory.models.errors import BackendUnavailable
+from fireworks_skill_memory.models.llm.anthropic_backend import AnthropicBackend
+from fireworks_skill_memory.models.llm.base import LLMBackend, Logger
+from fireworks_skill_memory.models.llm.claude_cli import ClaudeCliBackend
+from fireworks_skill_memory.models.llm.null_backend import NullBackend
+from fireworks_skill_memory.models.llm.openai_backend import OpenAIBackend
+from fireworks_skill_memory.models.llm.retry import RetryPolicy
 
 BACKEND_NAMES = ("anthropic", "claude-cli", "openai", "null")
 

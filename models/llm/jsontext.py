@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from models.errors import BackendBadReply
+from fireworks_skill_memory.models.errors import BackendBadReply
 
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*[ \t]*\n(.*?)```", re.DOTALL)
 _PREVIEW = 200

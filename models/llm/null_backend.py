@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from models.llm.base import LLMBackend, StructuredReply, StructuredRequest
-from models.llm.schema import empty_instance, validate_object
+from fireworks_skill_memory.models.llm.base import (
+    LLMBackend,
+    StructuredReply,
+    StructuredRequest,
+)
+from fireworks_skill_memory.models.llm.schema import empty_instance, validate_object
 
 
 class NullBackend(LLMBackend):

@@ -10,7 +10,7 @@ import urllib.request
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from models.errors import (
+from fireworks_skill_memory.models.errors import (
     BackendBadReply,
     BackendConnectionError,
     BackendError,
@@ -19,7 +19,7 @@ from models.errors import (
     BackendTimeout,
     BackendUnavailable,
 )
-from models.llm.base import (
+from fireworks_skill_memory.models.llm.base import (
     LLMBackend,
     Logger,
     StructuredReply,
@@ -27,9 +27,13 @@ from models.llm.base import (
     no_log,
     token_count,
 )
-from models.llm.jsontext import extract_json_object, preview
-from models.llm.retry import RetryPolicy, call_with_retries, parse_retry_after
-from models.llm.schema import validate_object
+from fireworks_skill_memory.models.llm.jsontext import extract_json_object, preview
+from fireworks_skill_memory.models.llm.retry import (
+    RetryPolicy,
+    call_with_retries,
+    parse_retry_after,
+)
+from fireworks_skill_memory.models.llm.schema import validate_object
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "gpt-5.4"

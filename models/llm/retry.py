@@ -9,13 +9,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from models.errors import (
+from fireworks_skill_memory.models.errors import (
     BackendConnectionError,
     BackendError,
     BackendHTTPError,
     BackendTimeout,
 )
-from models.llm.base import Logger
+from fireworks_skill_memory.models.llm.base import Logger
 
 T = TypeVar("T")
 

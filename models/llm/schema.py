@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from models.errors import BackendBadReply
+from fireworks_skill_memory.models.errors import BackendBadReply
 
 _PYTHON_TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),

@@ -1,0 +1,5 @@
+"""fireworks-skill-memory: durable, task-aware memory of lessons per skill for coding agents.
+
+The folders memory/, index/, models/, hooks/, codex/ and cli/ at the top of the repository
+are this package's sub-packages (see pyproject.toml and docs/architecture.md).
+"""

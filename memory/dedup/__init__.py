@@ -1,0 +1,1 @@
+"""Does a new lesson restate, contradict or add to the ones a skill has?"""

@@ -1,0 +1,116 @@
+"""Dedup policy: does a new lesson restate one the skill already has?
+
+For a candidate and the skill's lessons: exact or normalized-text match -> merge; otherwise
+the pair rule of `memory.dedup.rules` on the nearest lessons by cosine (plain text
+embeddings, the scale the thresholds were calibrated on): MERGE merges (HIT + 1, clearer
+wording, month refreshed), GREY asks the judge ("same lesson?") when one is configured and
+adds when there is none or it fails, ADD adds. Nothing is ever dropped on a doubt.
+
+`Store.add` calls the matcher with no lock held and may call it again when the skill changed
+meanwhile, so vectors and judge verdicts are cached by text: a second call embeds only the
+lessons it has not seen and asks the judge nothing twice. The model loads on the first
+embedding, so an empty skill or an exact repeat never loads it.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.dedup.rules import (
+    DEFAULT_THRESHOLDS,
+    DedupThresholds,
+    Verdict,
+    clearer_wording,
+    decide_pair,
+)
+from fireworks_skill_memory.memory.store.lesson import Lesson
+from fireworks_skill_memory.memory.store.markdown_store import Match, Matcher, exact_matcher
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from fireworks_skill_memory.models.embedders import EmbeddingModel
+
+Judge = Callable[[str, str], "bool | None"]
+NEAREST = 5
+VECTOR_CACHE = 4096
+
+
+class SemanticMatcher:
+    """A `Matcher` that compares embeddings, with an optional LLM judge for the grey band."""
+
+    def __init__(
+        self,
+        embedder: EmbeddingModel,
+        judge: Judge | None = None,
+        thresholds: DedupThresholds = DEFAULT_THRESHOLDS,
+    ) -> None:
+        self.embedder = embedder
+        self.judge = judge
+        self.thresholds = thresholds
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._verdicts: dict[tuple[str, str], bool | None] = {}
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
+        missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if missing:
+            for text, vector in zip(missing, self.embedder.embed_batch(missing), strict=True):
+                self._vectors[text] = vector
+        while len(self._vectors) > VECTOR_CACHE:
+            self._vectors.popitem(last=False)
+        return np.stack([self._vectors[t] for t in texts])
+
+    def _ask_judge(self, judge: Judge, existing: str, candidate: str) -> bool | None:
+        key = (existing, candidate)
+        if key not in self._verdicts:
+            if len(self._verdicts) >= VECTOR_CACHE:
+                self._verdicts.clear()
+            self._verdicts[key] = judge(existing, candidate)
+        return self._verdicts[key]
+
+    def __call__(self, existing: Sequence[Lesson], candidate: Lesson) -> Match:
+        exact = exact_matcher(existing, candidate)
+        if exact.target_id is not None or not existing:
+            return exact
+        vectors = self._embed([candidate.text, *(lesson.text for lesson in existing)])
+        similarities = vectors[1:] @ vectors[0]
+        nearest = sorted(range(len(existing)), key=lambda i: -float(similarities[i]))[:NEAREST]
+        best = float(similarities[nearest[0]])
+        grey_reason = None
+        for i in nearest:
+            target = existing[i]
+            decision = decide_pair(
+                target.text, candidate.text, float(similarities[i]), self.thresholds
+            )
+            if decision.verdict is Verdict.MERGE:
+                wording = clearer_wording(target.text, candidate.text)
+                return Match(target.id, decision.reason, decision.similarity, wording)
+            if decision.verdict is not Verdict.GREY or grey_reason is not None:
+                continue
+            if self.judge is None:
+                grey_reason = "grey-band, no judge"
+                continue
+            # one judge call per candidate: the nearest grey-band lesson is the likeliest twin
+            verdict = self._ask_judge(self.judge, target.text, candidate.text)
+            if verdict:
+                wording = clearer_wording(target.text, candidate.text)
+                return Match(target.id, "judge:same", decision.similarity, wording)
+            grey_reason = "judge:different" if verdict is False else "grey-band, judge failed"
+        if grey_reason is not None:
+            return Match(None, grey_reason, best)
+        return Match(None, "below-band", best)
+
+
+def matcher_for(settings: Settings, judge: Judge | None = None) -> Matcher:
+    """The matcher `add` and `flush` use: semantic with the configured embedding model.
+
+    Nothing loads here: the model loads on the first embedding the matcher needs.
+    """
+    from fireworks_skill_memory.models.embedders import load_embedder
+
+    return SemanticMatcher(load_embedder(settings.embed_model, settings.device), judge)

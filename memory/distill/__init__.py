@@ -1,0 +1,1 @@
+"""Turning a finished session into lessons: request, worker, flush."""

@@ -1,0 +1,48 @@
+"""`flush`: turn a session summary (and optionally the checkpoints) into stored lessons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fireworks_skill_memory.memory.distill.sections import (
+    ExplicitLesson,
+    extract_lessons,
+    unique,
+)
+from fireworks_skill_memory.memory.store.markdown_store import (
+    AddOutcome,
+    Matcher,
+    Store,
+    exact_matcher,
+)
+
+
+@dataclass(frozen=True)
+class FlushResult:
+    """What a flush stored, and how many checkpoint notes it cleared."""
+
+    skill: str
+    outcomes: list[AddOutcome]
+    found: int
+    cleared_checkpoints: int
+
+
+def flush_explicit(
+    store: Store,
+    skill: str,
+    summary: str,
+    *,
+    max_lessons: int = 3,
+    include_checkpoints: bool = False,
+    keep_checkpoints: bool = False,
+    matcher: Matcher | None = exact_matcher,
+) -> FlushResult:
+    """Store up to `max_lessons` lessons found in the summary's lesson sections."""
+    found = extract_lessons(summary)
+    if include_checkpoints:
+        found = unique([*found, *(ExplicitLesson(c.note) for c in store.checkpoints(skill))])
+    outcomes = [
+        store.add(skill, lesson.text, lesson.tag, matcher=matcher) for lesson in found[:max_lessons]
+    ]
+    cleared = 0 if keep_checkpoints else store.clear_checkpoints(skill)
+    return FlushResult(skill, outcomes, len(found), cleared)

@@ -1,0 +1,1 @@
+"""Ranking and injection: the index sync, the retriever, lexical search, usage."""

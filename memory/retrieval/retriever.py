@@ -1,0 +1,487 @@
+"""Choosing lessons for a task: the semantic path (index + ranking) and the task-free path.
+
+`Retriever` holds one embedder and one index; the CLI builds one per command, the warm
+service keeps one for its lifetime (with per-scope candidate caches). The formula and
+the gate live in `memory.retrieval.ranking`; this module feeds them and frames the result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from fireworks_skill_memory.index.errors import IndexDamaged, IndexUnavailable
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.errors import ConfigError, InvalidInput
+from fireworks_skill_memory.memory.retrieval.indexing import (
+    READ_LOCK_WAIT,
+    IndexNotice,
+    MemoryIndex,
+    SyncReport,
+    knowledge_source,
+    parse_source,
+    row_to_lesson,
+    scope_of,
+    source_key,
+)
+from fireworks_skill_memory.memory.retrieval.inject import (
+    Hit,
+    Injection,
+    by_hits_and_age,
+    frame,
+)
+from fireworks_skill_memory.memory.retrieval.prior import prior_weights
+from fireworks_skill_memory.memory.store.knowledge_files import read_doc
+from fireworks_skill_memory.memory.store.lesson import Lesson, age_in_months
+from fireworks_skill_memory.memory.store.markdown_store import Store
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from fireworks_skill_memory.index.table import Row
+    from fireworks_skill_memory.memory.retrieval.ranking import RankedResult, RankingWeights
+    from fireworks_skill_memory.models.embedders import EmbeddingModel
+
+GLOBAL_INJECT = 2
+TASK_CACHE = 256
+# a search across all skills stats every knowledge file first; a warm process does it at
+# most this often (a skill-scoped injection always checks its own file)
+ALL_SCOPES_RECHECK = 1.0
+# without a usable index, an all-skills search embeds at most this many lessons in memory
+# (those the index cannot supply); beyond it, the lexically best of them are embedded
+MARKDOWN_EMBED_MAX = 1000
+MAX_NOTICES = 20  # kept until taken; a warm service that never takes them keeps the first
+
+T = TypeVar("T")
+
+Task = str | Sequence[str]
+
+
+def task_list(task: Task | None) -> list[str]:
+    """A task as its non-empty parts."""
+    if task is None:
+        return []
+    parts = [task] if isinstance(task, str) else list(task)
+    return [part for part in parts if part.strip()]
+
+
+def task_text(task: Task | None) -> str | None:
+    """A task as one text (parts on separate lines), or None when it is empty."""
+    parts = task_list(task)
+    return "\n".join(parts) if parts else None
+
+
+def ranking_weights(settings: Settings) -> RankingWeights:
+    """The tuned weights, with `SKILL_MEMORY_RANKING` overrides applied."""
+    from fireworks_skill_memory.memory.retrieval.ranking import RankingWeights
+
+    defaults = RankingWeights()
+    fields = {field.name: field.type for field in dataclasses.fields(defaults)}
+    overrides: dict[str, Any] = {}
+    for key, value in settings.ranking_overrides.items():
+        if key not in fields:
+            raise ConfigError(f"SKILL_MEMORY_RANKING: unknown weight {key!r}")
+        overrides[key] = int(value) if isinstance(getattr(defaults, key), int) else value
+    return dataclasses.replace(defaults, **overrides)
+
+
+@dataclass
+class ScopeCandidates:
+    """Everything ranking needs about one scope's lessons, cached until the file changes."""
+
+    rows: list[Row]
+    lessons: list[Lesson]
+    vectors: np.ndarray
+    hub: np.ndarray
+    tokens: list[list[str]]
+    ages: np.ndarray
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One query's ranking over one candidate set, before and after the gate."""
+
+    candidates: ScopeCandidates
+    result: RankedResult
+    injected: list[int]
+
+    def hits(self, indices: list[int] | None = None) -> list[Hit]:
+        chosen = [int(i) for i in self.result.order] if indices is None else indices
+        return [
+            Hit(
+                self.candidates.lessons[i],
+                float(self.result.scores[i]),
+                float(self.result.similarity[i]) if self.result.has_task else None,
+            )
+            for i in chosen
+        ]
+
+
+class Retriever:
+    """Semantic retrieval over one memory home.
+
+    The model is loaded, and the index opened, only when there is something to rank. When
+    the index cannot be read, synced or written, answers come from the markdown (vectors
+    embedded in memory) and an `IndexNotice` is kept for the caller (`take_notices`).
+    """
+
+    def __init__(self, settings: Settings, embedder: EmbeddingModel | None = None) -> None:
+        self.settings = settings
+        self.weights = ranking_weights(settings)
+        self._embedder = embedder
+        self._memory: MemoryIndex | None = None
+        self._store = Store(settings)
+        self._scopes: dict[str, tuple[object, ScopeCandidates]] = {}
+        self._chunks: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._all_checked = -ALL_SCOPES_RECHECK
+        self._embedded: dict[str, np.ndarray] = {}  # vectors embedded without the index
+        self._notices: dict[IndexNotice, None] = {}  # an ordered set: a warm process repeats
+
+    @property
+    def embedder(self) -> EmbeddingModel:
+        """The embedding model (loaded on first use)."""
+        if self._embedder is None:
+            from fireworks_skill_memory.models.embedders import load_embedder
+
+            self._embedder = load_embedder(self.settings.embed_model, self.settings.device)
+        return self._embedder
+
+    @property
+    def memory(self) -> MemoryIndex:
+        """The markdown and its index, for the embedder's model (loads the model)."""
+        if self._memory is None:
+            self._memory = MemoryIndex(self.settings, self.embedder)
+        return self._memory
+
+    def forget_caches(self) -> None:
+        """Drop the per-scope candidates (after the table was rebuilt)."""
+        self._scopes.clear()
+
+    @property
+    def store(self) -> Store:
+        return self._store
+
+    def take_notices(self) -> list[IndexNotice]:
+        """Index problems met since the last call, each once (for the caller to show)."""
+        notices = list(self._notices)
+        self._notices.clear()
+        return notices
+
+    def _notice(self, notice: IndexNotice) -> None:
+        if len(self._notices) < MAX_NOTICES:
+            self._notices[notice] = None
+
+    def refresh(self) -> None:
+        """Sync every scope now, repairing a damaged table (the service's warm-up).
+
+        An index that cannot be written is no error: answers then come from the markdown.
+        """
+        self._all_checked = -ALL_SCOPES_RECHECK
+        try:
+            self._sync(None)
+        except IndexUnavailable as error:
+            self._notice(IndexNotice.unavailable(error, self.settings.index_dir))
+
+    # ---- vectors ------------------------------------------------------------------------
+    def task_vector(self, task: Task) -> np.ndarray:
+        """The pooled embedding of a task (a text, or parts such as args and the prompt).
+
+        Each part is split into chunks (`task_embedding_texts`); chunk vectors are cached,
+        so a prompt embedded when it was submitted costs nothing when a skill is used.
+        """
+        import numpy as np
+
+        from fireworks_skill_memory.memory.retrieval.ranking import (
+            pool_vectors,
+            task_embedding_texts,
+        )
+
+        chunks = [chunk for part in task_list(task) for chunk in task_embedding_texts(part)]
+        missing = [chunk for chunk in dict.fromkeys(chunks) if chunk not in self._chunks]
+        if missing:
+            for chunk, vector in zip(missing, self.embedder.embed_batch(missing), strict=True):
+                self._chunks[chunk] = vector
+        for chunk in chunks:
+            self._chunks.move_to_end(chunk)
+        while len(self._chunks) > TASK_CACHE:
+            self._chunks.popitem(last=False)
+        if not chunks:
+            return np.zeros(self.embedder.dimension, dtype=np.float32)
+        return np.asarray(
+            pool_vectors(np.stack([self._chunks[c] for c in chunks])), dtype=np.float32
+        )
+
+    # ---- candidates ---------------------------------------------------------------------
+    def candidates(self, skill: str | None) -> ScopeCandidates:
+        """The scope's lessons and vectors, synced with its markdown first.
+
+        Without a usable index they come from the markdown, embedded in memory.
+        """
+        if self._embedder is None and not read_doc(self.settings, skill).lessons():
+            return self._prepare([], _no_vectors())  # nothing to rank: no model load
+        try:
+            return self._from_index([skill], lambda: self._indexed_candidates(skill))
+        except IndexUnavailable as error:
+            self._notice(IndexNotice.unavailable(error, self.settings.index_dir))
+            return self._markdown_candidates([skill])
+
+    def _indexed_candidates(self, skill: str | None) -> ScopeCandidates:
+        scope = scope_of(skill)
+        key = self._synced_sha(skill)
+        cached = self._scopes.get(scope)
+        if cached is not None and cached[0] == key and key is not None:
+            return cached[1]
+        candidates = self._prepare(*self.memory.index.scope_rows([scope]))
+        self._scopes[scope] = (key, candidates)
+        return candidates
+
+    def _synced_sha(self, skill: str | None) -> object:
+        source = self.memory.source(skill)
+        if source is None:
+            return None
+        seen = self.memory.index.load_state().fingerprints.get(
+            source_key(self.settings, source.path)
+        )
+        return seen.get("sha") if seen is not None else None
+
+    def _from_index(self, scopes: list[str | None] | None, read: Callable[[], T]) -> T:
+        """Sync `scopes` (None: all), then `read`; a table found damaged is repaired once.
+
+        Raises IndexUnavailable when the index cannot serve the answer.
+        """
+        self._sync(scopes)
+        try:
+            return read()
+        except IndexDamaged as damage:
+            repair = self.memory.repair(damage, wait=READ_LOCK_WAIT)
+            self._notice(IndexNotice.repaired(repair))
+            self.forget_caches()
+            self._all_checked = -ALL_SCOPES_RECHECK
+            self._sync(scopes)
+            return read()
+
+    def _sync(self, scopes: list[str | None] | None) -> None:
+        if scopes is None:
+            now = time.monotonic()
+            if now - self._all_checked <= ALL_SCOPES_RECHECK:
+                return
+            report = self.memory.sync(None, wait=READ_LOCK_WAIT)
+            self._all_checked = now
+        else:
+            report = self.memory.sync(scopes, wait=READ_LOCK_WAIT)
+        self._note(report)
+
+    def _note(self, report: SyncReport) -> None:
+        if report.repaired is not None:
+            self._notice(IndexNotice.repaired(report.repaired))
+            self.forget_caches()
+
+    def _markdown_candidates(
+        self, skills: list[str | None] | None, task: Task | None = None
+    ) -> ScopeCandidates:
+        """Candidates straight from the markdown of `skills` (None: all, preselected for `task`).
+
+        Vectors come from the index when it can still be read, else are embedded here.
+        """
+        sources = (
+            self.store.sources()
+            if skills is None
+            else [
+                found
+                for found in (knowledge_source(self.settings, skill) for skill in skills)
+                if found is not None
+            ]
+        )
+        parsed = [parse_source(self.settings, source) for source in sources]
+        rows = [row for item in parsed for row in item.rows]
+        texts = [strings for item in parsed for strings in item.texts]
+        scopes = None if skills is None else [scope_of(skill) for skill in skills]
+        from_index = self._index_vectors(scopes)
+        pool = {**from_index, **self._embedded}
+        if task is not None:
+            rows, texts = _preselect(rows, texts, pool, task)
+        vectors, _ = self.memory.vectors(rows, texts, pool)
+        self._embedded.update((h, v) for h, v in pool.items() if h not in from_index)
+        if task is not None and len(rows):
+            rows, vectors = self._nearest(rows, vectors, task)
+        return self._prepare(rows, vectors)
+
+    def _index_vectors(self, scopes: list[str] | None) -> dict[str, np.ndarray]:
+        """Vectors the index still holds for these scopes (none when it cannot be read)."""
+        try:
+            return self.memory.index.vectors_by_hash(scopes)
+        except IndexUnavailable:
+            return {}
+
+    def _nearest(
+        self, rows: list[Row], vectors: np.ndarray, task: Task
+    ) -> tuple[list[Row], np.ndarray]:
+        import numpy as np
+
+        from fireworks_skill_memory.memory.retrieval.ranking import ALL_SKILLS_CANDIDATES
+
+        similarity = vectors @ self.task_vector(task_list(task))
+        order = np.argsort(-similarity, kind="stable")[:ALL_SKILLS_CANDIDATES]
+        return [rows[int(i)] for i in order], vectors[order]
+
+    def _prepare(self, rows: list[Row], vectors: np.ndarray) -> ScopeCandidates:
+        """Rows and vectors with what ranking needs precomputed (hubness, tokens, ages)."""
+        import numpy as np
+
+        from fireworks_skill_memory.memory.retrieval import lexical
+        from fireworks_skill_memory.memory.retrieval.ranking import hubness
+
+        month = self.store.month()
+        return ScopeCandidates(
+            rows=rows,
+            lessons=[row_to_lesson(row) for row in rows],
+            vectors=vectors,
+            hub=hubness(vectors, self.weights.hub_k) if len(rows) else np.zeros(0),
+            tokens=[lexical.tokenize(f"{row.tag} {row.text}") for row in rows],
+            ages=np.asarray([age_in_months(row.month or None, month) for row in rows], dtype=float),
+        )
+
+    def _ranked(self, candidates: ScopeCandidates, task: Task | None) -> Ranked:
+        import numpy as np
+
+        from fireworks_skill_memory.memory.retrieval.ranking import Candidates, gate, rank
+
+        text = task_text(task)
+        has_task = text is not None
+        similarity = None
+        if has_task and len(candidates.rows):
+            similarity = candidates.vectors @ self.task_vector(task_list(task))
+        result = rank(
+            Candidates(
+                texts=[row.text for row in candidates.rows],
+                tags=[row.tag for row in candidates.rows],
+                hits=np.asarray([row.hits for row in candidates.rows], dtype=float),
+                age_months=candidates.ages,
+                similarity=similarity,
+                hub=candidates.hub,
+                tokens=candidates.tokens,
+            ),
+            text,
+            self.weights,
+        )
+        return Ranked(candidates, result, gate(result, self.weights))
+
+    def rank_skill(self, skill: str | None, task: Task | None) -> Ranked:
+        """Rank every lesson of one scope for `task` (or by HIT/age without one)."""
+        return self._ranked(self.candidates(skill), task)
+
+    def rank_all(self, task: Task) -> Ranked:
+        """Rank lessons of every scope: nearest candidates by cosine, then the full formula."""
+        from fireworks_skill_memory.memory.retrieval.ranking import ALL_SKILLS_CANDIDATES
+
+        if self._embedder is None and not self.store.sources():
+            return self._ranked(self._prepare([], _no_vectors()), task)  # empty home: no model
+
+        def nearest() -> ScopeCandidates:
+            vector = self.task_vector(task_list(task))
+            rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
+            return self._prepare(rows, vectors)
+
+        try:
+            candidates = self._from_index(None, nearest)
+        except IndexUnavailable as error:
+            self._notice(IndexNotice.unavailable(error, self.settings.index_dir))
+            candidates = self._markdown_candidates(None, task)
+        return self._ranked(candidates, task)
+
+    # ---- the two products ---------------------------------------------------------------
+    def inject(
+        self,
+        skill: str,
+        task: Task | None,
+        *,
+        top: int | None = None,
+        include_global: bool = True,
+    ) -> Injection:
+        """The injection for using `skill` on `task` (gated; HIT/age order without a task)."""
+        has_task = task_text(task) is not None
+        ranked = self.rank_skill(skill, task)
+        if has_task:
+            chosen = ranked.hits(ranked.injected)[: top or self.settings.inject_top]
+        else:
+            chosen = ranked.hits()[: top or self.settings.inject_top]
+        global_hits: list[Hit] = []
+        # global principles accompany a skill's own lessons; a skill without any gets none
+        if include_global and has_task and ranked.candidates.rows:
+            global_ranked = self.rank_skill(None, task)
+            global_hits = global_ranked.hits(global_ranked.injected)[:GLOBAL_INJECT]
+        text, kept, kept_global = frame(
+            skill,
+            chosen,
+            global_hits,
+            max_tokens=self.settings.inject_tokens,
+            ranked_for_task=has_task,
+        )
+        return Injection(
+            skill=skill,
+            task=task_text(task),
+            ranker="semantic" if has_task else "hits",
+            hits=kept,
+            global_hits=kept_global,
+            text=text,
+        )
+
+    def search(self, query: str, *, skill: str | None = None, top: int = 10) -> list[Hit]:
+        """Lessons nearest to `query` in one skill or across all, best first (no gate)."""
+        if task_text(query) is None:
+            raise InvalidInput("the search query is empty: give some words to search for")
+        ranked = self.rank_skill(skill, query) if skill else self.rank_all(query)
+        return ranked.hits()[:top]
+
+
+def inject_for(
+    settings: Settings,
+    skill: str,
+    task: str | None,
+    *,
+    top: int | None = None,
+    include_global: bool = True,
+) -> tuple[Injection, list[IndexNotice]]:
+    """The injection for `skill` (task-ranked, or HIT/age order without a task).
+
+    Also returns the index problems met on the way, for the caller to show.
+    """
+    if not (task and task.strip()):
+        store = Store(settings)
+        limit = top or settings.inject_top
+        weights = prior_weights(settings)
+        hits = by_hits_and_age(store.lessons(skill), store.month(), weights)[:limit]
+        text, kept, _ = frame(skill, hits, max_tokens=settings.inject_tokens, ranked_for_task=False)
+        return Injection(skill=skill, task=task, ranker="hits", hits=kept, text=text), []
+    retriever = Retriever(settings)
+    injection = retriever.inject(skill, task, top=top, include_global=include_global)
+    return injection, retriever.take_notices()
+
+
+def _no_vectors() -> np.ndarray:
+    import numpy as np
+
+    return np.zeros((0, 0), dtype=np.float32)
+
+
+def _preselect(
+    rows: list[Row], texts: list[list[str]], known: dict[str, np.ndarray], task: Task
+) -> tuple[list[Row], list[list[str]]]:
+    """Every row with a known vector, and at most MARKDOWN_EMBED_MAX others, lexically best."""
+    from fireworks_skill_memory.memory.retrieval import lexical
+
+    missing = [i for i, row in enumerate(rows) if row.content_hash not in known]
+    if len(missing) <= MARKDOWN_EMBED_MAX:
+        return rows, texts
+    scores = lexical.bm25_scores(
+        task_text(task) or "", [f"{rows[i].tag} {rows[i].text}" for i in missing]
+    )
+    best = sorted(range(len(missing)), key=lambda j: -scores[j])[:MARKDOWN_EMBED_MAX]
+    keep = sorted(
+        {i for i, row in enumerate(rows) if row.content_hash in known} | {missing[j] for j in best}
+    )
+    return [rows[i] for i in keep], [texts[i] for i in keep]

@@ -1,0 +1,1 @@
+"""Reading agent sessions: transcripts, their tails and the skills they used."""

@@ -1,0 +1,1 @@
+"""The markdown store: lesson records, knowledge documents, files and locks."""
