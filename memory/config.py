@@ -85,7 +85,7 @@ OPTIONS: tuple[Option, ...] = (
         "SKILL_MEMORY_RANKING",
         "",
         "ranking weight overrides, e.g. gate_threshold=0.55,hub_weight=0.4 "
-        "(fields of fireworks_skill_memory.memory.retrieval.ranking.RankingWeights)",
+        "(fields of memory.retrieval.ranking.RankingWeights)",
     ),
     Option(
         "SKILL_MEMORY_HOOK_BUDGET_MS",
