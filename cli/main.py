@@ -11,8 +11,8 @@ from typing import Any
 import click
 
 from fireworks_skill_memory.cli import doctor, evaluate, lessons, search, service
-from fireworks_skill_memory.codex.commands import codex_group
-from fireworks_skill_memory.hooks.commands import hooks_group
+from fireworks_skill_memory.cli.codex import codex_group
+from fireworks_skill_memory.cli.hooks import hooks_group
 from fireworks_skill_memory.memory import __version__ as VERSION
 from fireworks_skill_memory.memory.errors import SkillMemoryError
 

@@ -2,10 +2,9 @@
 
 `$CODEX_HOME/hooks.json` gets one handler per event (SessionStart, UserPromptSubmit,
 PostToolUse, Stop) running the shared hook shims in `hooks/bin/` with this interpreter and
-`-E` (hooks.install.hook_command says why). Our handlers are the ones whose command ends with
-the shell comment `# fireworks-skill-memory` (Codex runs hook commands through a shell, so the
-comment is inert), whatever interpreter, flags or path wrote them: a reinstall replaces the
-commands of earlier versions (`<python> <shim>`) in place. `$CODEX_HOME/AGENTS.md`
+`-E`. The events, commands, how our handlers are recognised (whatever interpreter, flags or
+path wrote them, so a reinstall replaces an earlier version's commands in place) and the merge
+come from hooks.hook_table, shared with the Claude Code installer. `$CODEX_HOME/AGENTS.md`
 gets a short block between HTML-comment markers telling the agent when to call `inject`,
 `checkpoint` and `flush`.
 
@@ -34,10 +33,11 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+from fireworks_skill_memory.hooks import hook_table
+from fireworks_skill_memory.hooks.hook_table import hook_command, is_ours
 from fireworks_skill_memory.memory.errors import InvalidInput
 from fireworks_skill_memory.memory.store.files import locked, write_atomic
 
-MARKER = "# fireworks-skill-memory"
 BLOCK_BEGIN = "<!-- fireworks-skill-memory:begin -->"
 BLOCK_END = "<!-- fireworks-skill-memory:end -->"
 HOOKS_FILE = "hooks.json"
@@ -47,28 +47,12 @@ STATE_DIR = ".fireworks-skill-memory"
 STATE_FILE = "install.json"
 BACKUP_DIR = "backups"
 STATE_VERSION = 1
-_OURS = re.compile(r"#\s*fireworks-skill-memory\s*$")
 _BLOCK = re.compile(
     r"\n*" + re.escape(BLOCK_BEGIN) + r".*?" + re.escape(BLOCK_END) + r"[ \t]*\n?", re.S
 )
 
 
-@dataclass(frozen=True)
-class HookSpec:
-    """One hook this integration installs: event, shim under hooks/bin, matcher, timeout (s)."""
-
-    event: str
-    shim: str
-    matcher: str | None
-    timeout: int
-
-
-HOOK_SPECS = (
-    HookSpec("SessionStart", "session_start.py", None, 10),
-    HookSpec("UserPromptSubmit", "user_prompt_submit.py", None, 10),
-    HookSpec("PostToolUse", "post_tool_use.py", "*", 30),
-    HookSpec("Stop", "stop.py", None, 10),
-)
+HOOK_SPECS = hook_table.hooks_for("codex")
 EVENTS = tuple(spec.event for spec in HOOK_SPECS)
 
 
@@ -117,22 +101,6 @@ def codex_paths(codex_home: str | None) -> CodexPaths:
     return CodexPaths(home)
 
 
-def shim_dir() -> str:
-    """The folder of the hook shims (`hooks/bin`) of this installation."""
-    from fireworks_skill_memory import hooks
-
-    return os.path.join(os.path.dirname(os.path.abspath(hooks.__file__)), "bin")
-
-
-def hook_command(spec: HookSpec, python: str | None = None, shims: str | None = None) -> str:
-    """The shell command Codex runs for `spec` (`<python> -E <shim>`), ending with our marker."""
-    from fireworks_skill_memory.hooks.install import PYTHON_FLAGS
-
-    shim = os.path.join(shims or shim_dir(), spec.shim)
-    interpreter = shlex.quote(python or sys.executable)
-    return f"{interpreter} {PYTHON_FLAGS} {shlex.quote(shim)} {MARKER}"
-
-
 def skill_memory_command(python: str | None = None) -> str:
     """The absolute path of this installation's `skill-memory` script (else the bare name)."""
     beside = os.path.join(os.path.dirname(python or sys.executable), "skill-memory")
@@ -143,12 +111,6 @@ def skill_memory_command(python: str | None = None) -> str:
 
 
 # ----------------------------------------------------------------------------- hooks.json
-
-
-def is_ours(handler: object) -> bool:
-    """True for a hook handler this integration wrote."""
-    command = handler.get("command") if isinstance(handler, dict) else None
-    return isinstance(command, str) and _OURS.search(command) is not None
 
 
 def parse_hooks(raw: bytes | None, path: str) -> dict[str, Any]:
@@ -185,75 +147,18 @@ def _shape_problem(data: object) -> str | None:
 
 def merge_hooks(data: Mapping[str, Any], commands: Mapping[str, str]) -> dict[str, Any]:
     """`data` with exactly one handler of ours per event, updated in place when present."""
-    merged: dict[str, Any] = json.loads(json.dumps(data))
-    table = merged.setdefault("hooks", {})
-    for spec in HOOK_SPECS:
-        handler = {"type": "command", "command": commands[spec.event], "timeout": spec.timeout}
-        table[spec.event] = _merge_event(table.get(spec.event, []), spec, handler)
-    return merged
-
-
-def _merge_event(
-    groups: list[dict[str, Any]], spec: HookSpec, handler: dict[str, Any]
-) -> list[dict[str, Any]]:
-    placed = False
-    result: list[dict[str, Any]] = []
-    for group in groups:
-        handlers = group.get("hooks", [])
-        if not any(is_ours(h) for h in handlers):
-            result.append(group)
-            continue
-        kept = []
-        for item in handlers:
-            if not is_ours(item):
-                kept.append(item)
-            elif not placed:
-                kept.append(handler)
-                placed = True
-        if kept:
-            result.append({**_with_matcher(group, spec), "hooks": kept})
-    if not placed:
-        result.append({**_with_matcher({}, spec), "hooks": [handler]})
-    return result
-
-
-def _with_matcher(group: Mapping[str, Any], spec: HookSpec) -> dict[str, Any]:
-    out = {key: value for key, value in group.items() if key != "hooks"}
-    if spec.matcher is not None and "matcher" not in out:
-        out = {"matcher": spec.matcher, **out}
-    return out
+    return hook_table.merged(data, HOOK_SPECS, commands, keep_positions=True)
 
 
 def strip_hooks(data: Mapping[str, Any]) -> dict[str, Any]:
     """`data` without our handlers (and without the groups and events left empty by that)."""
-    stripped: dict[str, Any] = json.loads(json.dumps(data))
-    table = stripped.get("hooks")
-    if not isinstance(table, dict):
-        return stripped
-    for event in list(table):
-        groups = []
-        for group in table[event]:
-            handlers = group.get("hooks", [])
-            kept = [h for h in handlers if not is_ours(h)]
-            if kept or not handlers:
-                groups.append({**group, "hooks": kept} if len(kept) != len(handlers) else group)
-        if groups or not table[event]:
-            table[event] = groups
-        else:
-            del table[event]
-    return stripped
+    return hook_table.stripped(data, kept_empty=frozenset({"hooks"}))
 
 
 def our_commands(data: Mapping[str, Any]) -> dict[str, list[str]]:
     """The commands of our handlers in `data`, per event."""
-    found: dict[str, list[str]] = {}
-    table = data.get("hooks")
-    for event, groups in table.items() if isinstance(table, dict) else []:
-        for group in groups:
-            for handler in group.get("hooks", []):
-                if is_ours(handler):
-                    found.setdefault(event, []).append(str(handler["command"]))
-    return found
+    found = hook_table.installed(data)
+    return {event: [str(entry["command"]) for entry in entries] for event, entries in found.items()}
 
 
 def render_hooks(data: Mapping[str, Any]) -> bytes:

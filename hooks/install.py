@@ -1,14 +1,10 @@
 """Install, remove and inspect the Claude Code hooks in a settings.json (no click here).
 
-Each hook is one handler `{"type": "command", "command": ..., "timeout": N}` whose command
-is this installation's interpreter, `-E`, and the absolute path of a shim in `hooks/bin/`
-(shell-quoted), followed by the shell comment `# fireworks-skill-memory`. `-E` ignores
-PYTHONPATH and running a script puts its own folder, not the agent's working directory,
-first on sys.path, so a `memory.py` or `hooks.py` of the agent's project cannot shadow ours;
-unlike `-I` it keeps the user site, so a `pip install --user` still works. The comment is how
-our handlers are recognised, whatever interpreter, flags or path installed them (earlier
-versions wrote `<python> <shim>` without `-E`), so a reinstall replaces them instead of
-adding a second set.
+The hooks, their commands (`'<python>' -E '<shim>' # fireworks-skill-memory`), how our
+handlers are recognised and the merge itself come from hooks.hook_table, shared with the Codex
+installer and the plugin's hooks.json. What is Claude Code's own lives here: which
+settings.json (scope), reading and writing it in its own style, the install record, backups
+and status.
 
 Editing is a merge: every other key and every foreign hook stays where it was, and the
 file is re-serialised in its own style (indent, separators, ASCII escaping, trailing
@@ -22,53 +18,69 @@ lock, after a timestamped backup of the previous content.
 from __future__ import annotations
 
 import contextlib
-import copy
 import difflib
 import json
 import os
 import re
-import shlex
 import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from fireworks_skill_memory.hooks import hook_table
+from fireworks_skill_memory.hooks.hook_table import (
+    MARKER,
+    SHIM_DIR,
+    MalformedHooks,
+    handlers,
+    hook_command,
+    installed,
+    is_ours,
+    parse_command,
+    shim_path,
+)
 from fireworks_skill_memory.memory.errors import SkillMemoryError
 
-MARKER = "# fireworks-skill-memory"
-MARKER_RE = re.compile(r"#\s*fireworks-skill-memory\b")
-SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin")
+__all__ = [  # this module's API, with the hook table's names its callers use
+    "DEFAULT_INDENT",
+    "EVENTS",
+    "HOOKS",
+    "MARKER",
+    "RECORD_NAME",
+    "SCOPES",
+    "SHIM_DIR",
+    "Change",
+    "JsonStyle",
+    "SettingsError",
+    "SettingsFile",
+    "default_targets",
+    "detect_style",
+    "empty_containers",
+    "hook_command",
+    "inspect_file",
+    "install",
+    "is_ours",
+    "parse_command",
+    "read_record",
+    "read_settings",
+    "record_path",
+    "service_status",
+    "shim_path",
+    "status",
+    "target_path",
+    "uninstall",
+]
+
 RECORD_NAME = "hooks-install.json"
 SCOPES = ("user", "project")
 DEFAULT_INDENT = 2
+HOOKS = hook_table.hooks_for("claude")
+EVENTS = tuple(spec.event for spec in HOOKS)
 
 
 class SettingsError(SkillMemoryError):
     """A settings.json that cannot be read or merged (it is left untouched)."""
-
-
-@dataclass(frozen=True)
-class HookSpec:
-    """One hook the installer writes: event, matcher, shim file and timeout (seconds)."""
-
-    event: str
-    script: str
-    timeout: int
-    matcher: str | None = None
-
-
-HOOKS: tuple[HookSpec, ...] = (
-    HookSpec("PreToolUse", "pre_tool_use.py", 10, "Skill"),
-    HookSpec("PostToolUse", "post_tool_use.py", 5, "*"),
-    HookSpec("PostToolUseFailure", "post_tool_use_failure.py", 5, "*"),
-    HookSpec("UserPromptSubmit", "user_prompt_submit.py", 5),
-    HookSpec("UserPromptExpansion", "user_prompt_expansion.py", 10),
-    HookSpec("SessionStart", "session_start.py", 10),
-    HookSpec("Stop", "stop.py", 10),
-    HookSpec("SessionEnd", "stop.py", 10),
-)
-EVENTS = tuple(spec.event for spec in HOOKS)
 
 
 # ---- where and what ---------------------------------------------------------------------
@@ -90,48 +102,6 @@ def target_path(
         env.get("HOME") or os.path.expanduser("~"), ".claude"
     )
     return os.path.join(os.path.abspath(os.path.expanduser(config_dir)), "settings.json")
-
-
-def shim_path(spec: HookSpec) -> str:
-    """Absolute path of the shim that runs this hook."""
-    return os.path.join(SHIM_DIR, spec.script)
-
-
-PYTHON_FLAGS = "-E"  # see the module docstring: PYTHONPATH cannot shadow the shims' imports
-
-
-def hook_command(spec: HookSpec, python: str | None = None) -> str:
-    """The shell command written for a hook: interpreter, `-E`, shim, marker comment."""
-    interpreter = os.path.abspath(python or sys.executable)
-    return f"{shlex.quote(interpreter)} {PYTHON_FLAGS} {shlex.quote(shim_path(spec))} {MARKER}"
-
-
-def hook_group(spec: HookSpec, python: str | None = None) -> dict[str, Any]:
-    """The matcher group holding our handler for one event."""
-    handler = {"type": "command", "command": hook_command(spec, python), "timeout": spec.timeout}
-    group: dict[str, Any] = {} if spec.matcher is None else {"matcher": spec.matcher}
-    group["hooks"] = [handler]
-    return group
-
-
-def is_ours(handler: object) -> bool:
-    """True for a handler this tool wrote (any interpreter, any install path)."""
-    if not isinstance(handler, dict):
-        return False
-    command = handler.get("command")
-    return isinstance(command, str) and MARKER_RE.search(command) is not None
-
-
-def parse_command(command: str) -> tuple[str | None, str | None]:
-    """(interpreter, shim) of one of our commands, with or without interpreter flags."""
-    try:
-        words = shlex.split(command, comments=True)
-    except ValueError:
-        return None, None
-    if not words:
-        return None, None
-    script = next((word for word in words[1:] if not word.startswith("-")), None)
-    return words[0], script
 
 
 # ---- reading and writing in the file's own style ----------------------------------------
@@ -233,87 +203,7 @@ def _detect_indent(text: str) -> int | str | None:
     return None if "\n" not in text.strip() else 0
 
 
-# ---- the merge --------------------------------------------------------------------------
-def merged(data: Mapping[str, Any], python: str | None = None) -> dict[str, Any]:
-    """`data` with our hooks in place (replacing any earlier ones of ours)."""
-    result = copy.deepcopy(dict(data))
-    table = result.setdefault("hooks", {})
-    if not isinstance(table, dict):
-        raise SettingsError('"hooks" is not a JSON object; left untouched')
-    for event in list(table):
-        if event not in EVENTS and isinstance(table[event], list):
-            _drop_ours(table, event, keep_empty=False)
-    for spec in HOOKS:
-        groups = table.get(spec.event)
-        if groups is None:
-            table[spec.event] = [hook_group(spec, python)]
-        elif not isinstance(groups, list):
-            raise SettingsError(f'"hooks.{spec.event}" is not a JSON array; left untouched')
-        else:
-            table[spec.event] = _with_group(groups, hook_group(spec, python))
-    return result
-
-
-def _with_group(groups: list[Any], group: dict[str, Any]) -> list[Any]:
-    """The event's groups with ours in place of the first group that held our handler."""
-    kept: list[Any] = []
-    position: int | None = None
-    for item in groups:
-        handlers = item.get("hooks") if isinstance(item, dict) else None
-        if not isinstance(handlers, list) or not any(is_ours(h) for h in handlers):
-            kept.append(item)
-            continue
-        foreign = [h for h in handlers if not is_ours(h)]
-        if foreign:
-            kept.append({**item, "hooks": foreign})
-        if position is None:
-            position = len(kept)
-    kept.insert(len(kept) if position is None else position, group)
-    return kept
-
-
-def stripped(data: Mapping[str, Any], kept_empty: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """`data` without our hooks; containers emptied by that removal go too.
-
-    `kept_empty` names containers (`hooks`, `hooks.<Event>`) that were empty before the
-    first install and so must stay.
-    """
-    result = copy.deepcopy(dict(data))
-    table = result.get("hooks")
-    if not isinstance(table, dict):
-        return result
-    touched = False
-    for event in list(table):
-        if isinstance(table[event], list):
-            touched |= _drop_ours(table, event, keep_empty=f"hooks.{event}" in kept_empty)
-    if touched and not table and "hooks" not in kept_empty:
-        del result["hooks"]
-    return result
-
-
-def _drop_ours(table: dict[str, Any], event: str, *, keep_empty: bool) -> bool:
-    """Remove our handlers from one event's groups; True when anything was removed."""
-    groups: list[Any] = table[event]
-    kept: list[Any] = []
-    removed = False
-    for item in groups:
-        handlers = item.get("hooks") if isinstance(item, dict) else None
-        if not isinstance(handlers, list) or not any(is_ours(h) for h in handlers):
-            kept.append(item)
-            continue
-        removed = True
-        foreign = [h for h in handlers if not is_ours(h)]
-        if foreign:
-            kept.append({**item, "hooks": foreign})
-    if not removed:
-        return False
-    if kept or keep_empty:
-        table[event] = kept
-    else:
-        del table[event]
-    return True
-
-
+# ---- what the merge changes -------------------------------------------------------------
 def empty_containers(data: Mapping[str, Any]) -> list[str]:
     """Containers we would fill that are empty now (`hooks`, `hooks.<Event>`)."""
     table = data.get("hooks")
@@ -322,22 +212,6 @@ def empty_containers(data: Mapping[str, Any]) -> list[str]:
     names = ["hooks"] if not table else []
     names += [f"hooks.{e}" for e in EVENTS if isinstance(table.get(e), list) and not table[e]]
     return names
-
-
-def installed_events(data: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """Our handlers per event, with the matcher of their group."""
-    found: dict[str, list[dict[str, Any]]] = {}
-    table = data.get("hooks")
-    if not isinstance(table, dict):
-        return found
-    for event, groups in table.items():
-        for item in groups if isinstance(groups, list) else []:
-            handlers = item.get("hooks") if isinstance(item, dict) else None
-            for handler in handlers if isinstance(handlers, list) else []:
-                if is_ours(handler):
-                    entry = {**handler, "matcher": item.get("matcher")}
-                    found.setdefault(str(event), []).append(entry)
-    return found
 
 
 # ---- install and uninstall --------------------------------------------------------------
@@ -408,9 +282,10 @@ def install(
 
 
 def _install_change(current: SettingsFile, python: str | None, *, dry_run: bool) -> Change:
+    commands = {spec.event: hook_command(spec, python) for spec in HOOKS}
     try:
-        data = merged(current.data, python)
-    except SettingsError as error:
+        data = hook_table.merged(current.data, HOOKS, commands)
+    except MalformedHooks as error:
         raise SettingsError(f"{current.path}: {error}") from None
     after = current.style.render(data)
     return Change(
@@ -456,8 +331,8 @@ def _uninstall_change(
     current: SettingsFile, record: Mapping[str, Any] | None, *, dry_run: bool
 ) -> Change:
     kept = frozenset(str(name) for name in (record or {}).get("kept_empty", []))
-    data = stripped(current.data, kept)
-    removed = sorted(installed_events(current.data))
+    data = hook_table.stripped(current.data, kept)
+    removed = sorted(installed(current.data))
     created = bool((record or {}).get("created"))
     drop_file = current.exists and bool(removed) and created and not data
     after = None if drop_file else current.style.render(data)
@@ -523,7 +398,7 @@ def _recorded(home: str, path: str) -> dict[str, Any] | None:
 
 def _remember(home: str, current: SettingsFile) -> None:
     """Note the file's pre-install facts, unless our hooks were already in it."""
-    if installed_events(current.data) and _recorded(home, current.path) is not None:
+    if installed(current.data) and _recorded(home, current.path) is not None:
         return
     entry = {
         "created": not current.exists,
@@ -531,7 +406,7 @@ def _remember(home: str, current: SettingsFile) -> None:
         "python": os.path.abspath(sys.executable),
         "installed": time.strftime("%Y-%m-%dT%H:%M:%S"),
     }
-    if installed_events(current.data):  # ours from an unrecorded install: facts unknown
+    if installed(current.data):  # ours from an unrecorded install: facts unknown
         entry.update(created=False, kept_empty=[])
     _update_record(home, lambda files: files.__setitem__(current.path, entry))
 
@@ -560,11 +435,11 @@ def inspect_file(path: str, scope: str) -> dict[str, Any]:
         current = read_settings(path)
     except (SettingsError, OSError) as error:
         return {**report, "exists": True, "error": str(error)}
-    found = installed_events(current.data)
+    found = installed(current.data)
     events = {
         event: [_describe(entry, event) for entry in entries] for event, entries in found.items()
     }
-    foreign = _count_foreign(current.data)
+    foreign = sum(1 for _, _, handler in handlers(current.data) if not is_ours(handler))
     return {
         **report,
         "path": current.path,
@@ -591,7 +466,7 @@ def _describe(entry: Mapping[str, Any], event: str) -> dict[str, Any]:
     here = (
         python == os.path.abspath(sys.executable)
         and script is not None
-        and (os.path.dirname(script) == SHIM_DIR)
+        and (os.path.dirname(script) == hook_table.SHIM_DIR)
     )
     return {
         "matcher": entry.get("matcher"),
@@ -605,17 +480,6 @@ def _describe(entry: Mapping[str, Any], event: str) -> dict[str, Any]:
         "this_installation": here,
         "up_to_date": command in expected,  # False for an earlier version's form (no -E)
     }
-
-
-def _count_foreign(data: Mapping[str, Any]) -> int:
-    table = data.get("hooks")
-    count = 0
-    for groups in table.values() if isinstance(table, dict) else []:
-        for item in groups if isinstance(groups, list) else []:
-            handlers = item.get("hooks") if isinstance(item, dict) else None
-            if isinstance(handlers, list):
-                count += sum(1 for handler in handlers if not is_ours(handler))
-    return count
 
 
 def status(
@@ -632,7 +496,7 @@ def status(
     files = [inspect_file(path, scope) for path, scope in targets]
     return {
         "python": os.path.abspath(sys.executable),
-        "shims": SHIM_DIR,
+        "shims": hook_table.SHIM_DIR,
         "files": files,
         "service": service_status(record_home),
         "console_script": _which("skill-memory-hook"),

@@ -19,7 +19,6 @@ from fireworks_skill_memory.codex.install import (
     BLOCK_BEGIN,
     BLOCK_END,
     EVENTS,
-    MARKER,
     STATE_DIR,
     install,
     our_commands,
@@ -27,6 +26,7 @@ from fireworks_skill_memory.codex.install import (
     uninstall,
 )
 from fireworks_skill_memory.codex.trust import parse_toml, remove_trust, set_trust, trust_state
+from fireworks_skill_memory.hooks.hook_table import MARKER, SHIM_DIR
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import InvalidInput
 from tests.conftest import FIXTURES, CliInvoker
@@ -116,7 +116,7 @@ def test_concurrent_installs_leave_one_copy(codex_home: Path) -> None:
 def test_hook_commands_use_this_interpreter_and_the_shared_shims(codex_home: Path) -> None:
     install(str(codex_home))
     table = hooks_data(codex_home)["hooks"]
-    shims = Path(codex_install.shim_dir())
+    shims = Path(SHIM_DIR)
     for event, groups in table.items():
         (group,) = groups
         (handler,) = group["hooks"]
@@ -222,6 +222,21 @@ def test_reinstall_updates_our_entry_in_place(codex_home: Path) -> None:
     assert groups[0]["hooks"][0]["command"].startswith(sys.executable + " ")
     assert all(len(v) == 1 for v in our_commands(hooks_data(codex_home)).values())
     assert len(report.backups) == 1  # the file held a foreign hook: backed up before the change
+
+
+def test_our_handler_inside_a_foreign_group_keeps_its_trust_position(codex_home: Path) -> None:
+    foreign = {"type": "command", "command": "notify-send done"}
+    old = {"type": "command", "command": f"/old/python /old/stop.py {MARKER}", "timeout": 10}
+    stray = {"type": "command", "command": f"/old/python -E /old/stop.py {MARKER}"}
+    data = {"hooks": {"Stop": [{"hooks": [foreign, old, stray]}]}}
+    (codex_home / "hooks.json").write_text(json.dumps(data), encoding="utf-8")
+    install(str(codex_home))
+    (stop,) = [spec for spec in codex_install.HOOK_SPECS if spec.event == "Stop"]
+    (group,) = hooks_data(codex_home)["hooks"]["Stop"]
+    assert group["hooks"] == [
+        foreign,
+        {"type": "command", "command": codex_install.hook_command(stop), "timeout": 10},
+    ]  # still `stop:0:1`, the key Codex trusts it by
 
 
 def test_reinstall_replaces_an_outdated_block(codex_home: Path) -> None:

@@ -1,10 +1,11 @@
 """Hook commands cannot be shadowed by the agent's project, and reinstalls replace old ones.
 
 A hostile `memory.py`, `hooks.py`, `models.py` and `fireworks_skill_memory.py` (and a `memory/`
-package) sit in the hook's working directory and on PYTHONPATH; each writes a marker file and raises when imported. The
-commands run exactly as `hooks install`, `codex install` and the plugin's hooks.json write
-them, and must answer as usual without ever importing the hostile modules. A control run
-without the protection shows the hostile modules do get imported otherwise.
+package) sit in the hook's working directory and on PYTHONPATH; each writes a marker file and
+raises when imported. The commands run exactly as `hooks install`, `codex install` and the
+plugin's hooks.json write them, and must answer as usual without ever importing the hostile
+modules. A control run without the protection shows the hostile modules do get imported
+otherwise.
 """
 
 from __future__ import annotations
@@ -238,7 +239,7 @@ def codex_status(codex_home: Path) -> tuple[Any, ...]:
 def test_codex_reinstall_replaces_the_previous_versions_commands(tmp_path: Path) -> None:
     codex_home = tmp_path / "codex"
     codex_home.mkdir()
-    shims = codex_installer.shim_dir()
+    shims = installer.SHIM_DIR
     table = {
         spec.event: [
             {
@@ -246,7 +247,7 @@ def test_codex_reinstall_replaces_the_previous_versions_commands(tmp_path: Path)
                 "hooks": [
                     {
                         "type": "command",
-                        "command": old_command(sys.executable, os.path.join(shims, spec.shim)),
+                        "command": old_command(sys.executable, os.path.join(shims, spec.script)),
                         "timeout": spec.timeout,
                     }
                 ],

@@ -14,8 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fireworks_skill_memory.codex import install as codex_install
+from fireworks_skill_memory.hooks import hook_table
 from fireworks_skill_memory.hooks import install as installer
 from fireworks_skill_memory.hooks.dispatch import MODULES
+from fireworks_skill_memory.hooks.hook_table import MARKER
 from fireworks_skill_memory.memory import __version__
 from tests.conftest import REPO, CliInvoker
 
@@ -115,7 +118,7 @@ def test_reinstall_from_another_path_replaces_our_entries_in_place(
 ) -> None:
     path = tmp_path / "settings.json"
     write(path, ORIGINAL, indent=2)
-    monkeypatch.setattr(installer, "SHIM_DIR", "/old venv/lib/site-packages/hooks/bin")
+    monkeypatch.setattr(hook_table, "SHIM_DIR", "/old venv/lib/site-packages/hooks/bin")
     installer.install(str(path), python="/old venv/bin/python3", home=str(tmp_path / "home"))
     old = json.loads(path.read_text())
     assert "'/old venv/bin/python3'" in ours(old, "PreToolUse")[0]["command"]
@@ -171,6 +174,73 @@ def test_marker_recognition() -> None:
         "/a b/py",
         "/c d/s.py",
     )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "'/old venv/bin/python3' '/old venv/hooks/bin/stop.py' # fireworks-skill-memory",
+        "/usr/bin/python3 -E /opt/fsm/hooks/bin/stop.py # fireworks-skill-memory",
+        "python -I stop.py #fireworks-skill-memory",
+        "python stop.py # fireworks-skill-memory v2",
+    ],
+    ids=["no-E", "with-E", "other-flag", "suffix"],
+)
+def test_every_form_an_earlier_version_wrote_is_ours_for_both_agents(command: str) -> None:
+    assert installer.is_ours is codex_install.is_ours is hook_table.is_ours
+    assert hook_table.is_ours({"type": "command", "command": command})
+    assert hook_table.parse_command(command)[1] is not None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo '# fireworks-skill-memory'",
+        "x.py#fireworks-skill-memory",
+        "x # fireworks-skill-memory2",
+    ],
+)
+def test_a_marker_that_is_not_a_shell_comment_word_is_not_ours(command: str) -> None:
+    assert not hook_table.is_ours({"command": command})
+
+
+def previous_version_table(specs: tuple[hook_table.HookSpec, ...]) -> dict[str, Any]:
+    """The hooks an install before `-E` wrote (same shim folder), and a foreign group."""
+    table: dict[str, Any] = {}
+    for spec in specs:
+        old = f"{shlex.quote(sys.executable)} {shlex.quote(installer.shim_path(spec))} {MARKER}"
+        table[spec.event] = [hook_table.hook_group(spec, old)]
+    table[specs[0].event].append(FOREIGN_STOP)
+    return {"hooks": table}
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_install_upgrades_the_previous_versions_hooks_in_place(
+    cli: CliInvoker, tmp_path: Path, agent: hook_table.Agent
+) -> None:
+    specs = hook_table.hooks_for(agent)
+    before = previous_version_table(specs)
+    if agent == "claude":
+        path = tmp_path / "settings.json"
+        args = ["hooks", "install", "--settings", str(path)]
+    else:
+        path = tmp_path / "codex" / "hooks.json"
+        args = ["codex", "install", "--codex-home", str(path.parent)]
+    write(path, before, indent=2)
+    assert cli(*args).exit_code == 0
+    after = json.loads(path.read_text(encoding="utf-8"))
+    assert list(after["hooks"]) == list(before["hooks"])
+    for spec in specs:
+        groups = after["hooks"][spec.event]
+        assert len(groups) == len(before["hooks"][spec.event])  # nothing added or duplicated
+        assert groups[0]["hooks"][0]["command"] == hook_table.hook_command(spec)
+        assert [h for g in groups for h in g["hooks"] if hook_table.is_ours(h)] == [
+            groups[0]["hooks"][0]
+        ]
+    assert after["hooks"][specs[0].event][1] == FOREIGN_STOP
+    upgraded = path.read_bytes()
+    assert cli(*args).exit_code == 0
+    assert path.read_bytes() == upgraded  # installing again changes nothing
 
 
 # ---- uninstall and the byte-for-byte round trip -----------------------------------------
@@ -478,3 +548,21 @@ def test_plugin_manifest_and_hooks_match_the_installer() -> None:
             }
         ]
         assert spec.event in MODULES
+
+
+def test_the_plugin_hooks_json_is_generated_from_the_table() -> None:
+    committed = (REPO / "hooks" / "hooks.json").read_text(encoding="utf-8")
+    assert committed == hook_table.plugin_hooks_text(), (
+        "regenerate: python -m fireworks_skill_memory.hooks.hook_table > hooks/hooks.json"
+    )
+
+
+def test_the_table_gives_each_agent_existing_shims_and_dispatched_events() -> None:
+    shims = {path.name for path in (REPO / "hooks" / "bin").glob("*.py")}
+    assert {script for script, _ in hook_table.SHIMS.values()} == shims
+    assert set(hook_table.SHIMS) == set(MODULES)
+    for agent in ("claude", "codex"):
+        specs = hook_table.hooks_for(agent)
+        assert len({spec.event for spec in specs}) == len(specs)
+    assert [spec.event for spec in codex_install.HOOK_SPECS] == list(codex_install.EVENTS)
+    assert set(codex_install.EVENTS) < set(installer.EVENTS)

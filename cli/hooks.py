@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+from fireworks_skill_memory.cli.common import emit_json, json_option
+
+if TYPE_CHECKING:
+    from fireworks_skill_memory.hooks.install import Change
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,7 +34,7 @@ def _target_options(func: F) -> F:
 
 
 def _write_options(func: F) -> F:
-    func = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+    func = json_option(func)
     func = click.option(
         "--dry-run", is_flag=True, help="Print what would change (a diff); write nothing."
     )(func)
@@ -71,7 +76,7 @@ def uninstall_command(scope: str, settings_file: str | None, dry_run: bool, as_j
 @click.option(
     "--settings", "settings_file", type=click.Path(dir_okay=False), help="Only this file."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@json_option
 def status_command(scope: str | None, settings_file: str | None, as_json: bool) -> None:
     """Where the hooks are installed, from which interpreter, and whether the service answers.
 
@@ -86,19 +91,15 @@ def status_command(scope: str | None, settings_file: str | None, as_json: bool) 
         targets = [(path, "explicit" if settings_file else str(scope))]
     report = install.status(targets)
     if as_json:
-        from fireworks_skill_memory.cli.common import emit_json
-
         emit_json(report)
         return
     for line in _status_lines(report):
         click.echo(line)
 
 
-def _report(change: Any, as_json: bool) -> None:
+def _report(change: Change, as_json: bool) -> None:
     """Print an install/uninstall outcome."""
     if as_json:
-        from fireworks_skill_memory.cli.common import emit_json
-
         emit_json(change.as_json())
         return
     if change.dry_run:
@@ -107,7 +108,7 @@ def _report(change: Any, as_json: bool) -> None:
     click.echo(_summary(change))
 
 
-def _summary(change: Any) -> str:
+def _summary(change: Change) -> str:
     """One line saying what happened to the file."""
     if not change.changed:
         if change.action == "install":

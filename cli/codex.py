@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from fireworks_skill_memory.cli.common import emit_json, json_option
 from fireworks_skill_memory.codex.install import (
     EVENTS,
     CodexStatus,
@@ -36,10 +37,6 @@ def _codex_bin_option(func: Any) -> Any:
     )(func)
 
 
-def _json_option(func: Any) -> Any:
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
-
-
 @click.group("codex")
 def codex_group() -> None:
     """Install or remove the Codex CLI integration (hooks and AGENTS.md block)."""
@@ -54,7 +51,7 @@ def codex_group() -> None:
     help="Also record trust for our hooks in config.toml (asks `codex app-server` for the hashes).",
 )
 @_codex_bin_option
-@_json_option
+@json_option
 def install_command(
     codex_home: str | None, dry_run: bool, trust: bool, codex_bin: str | None, as_json: bool
 ) -> None:
@@ -67,7 +64,7 @@ def install_command(
 
     report = install(codex_home, dry_run=dry_run, trust=trust, codex_bin=codex_bin)
     if as_json:
-        _emit(report.as_json())
+        emit_json(report.as_json())
         return
     _print_install(report)
 
@@ -103,14 +100,14 @@ def _verb(change: FileChange, dry_run: bool) -> str:
 @codex_group.command("uninstall")
 @_codex_home_option
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
-@_json_option
+@json_option
 def uninstall_command(codex_home: str | None, dry_run: bool, as_json: bool) -> None:
     """Remove our hooks and AGENTS.md block, restoring the files as they were before."""
     from fireworks_skill_memory.codex.install import uninstall
 
     report = uninstall(codex_home, dry_run=dry_run)
     if as_json:
-        _emit(report.as_json())
+        emit_json(report.as_json())
         return
     _print_uninstall(report)
 
@@ -126,7 +123,7 @@ def _print_uninstall(report: UninstallReport) -> None:
 @codex_group.command("status")
 @_codex_home_option
 @_codex_bin_option
-@_json_option
+@json_option
 def status_command(codex_home: str | None, codex_bin: str | None, as_json: bool) -> None:
     """Are the hooks installed and trusted, is the AGENTS.md block there, is the service up?"""
     from fireworks_skill_memory.codex.install import status
@@ -134,7 +131,7 @@ def status_command(codex_home: str | None, codex_bin: str | None, as_json: bool)
     report = status(codex_home, codex_bin=codex_bin)
     service = _service_state()
     if as_json:
-        _emit({**report.as_json(), "service": service})
+        emit_json({**report.as_json(), "service": service})
         return
     _print_status(report, service)
 
@@ -171,9 +168,3 @@ def _print_status(report: CodexStatus, service: dict[str, Any]) -> None:
         click.echo(
             f"service: not running for {service['memory_home']} (the SessionStart hook starts it)"
         )
-
-
-def _emit(value: dict[str, Any]) -> None:
-    from fireworks_skill_memory.cli.common import emit_json
-
-    emit_json(value)
