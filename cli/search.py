@@ -174,7 +174,7 @@ def reindex(as_json: bool) -> None:
             bar.__exit__(None, None, None)
     echo_repair(report.repaired)
     if as_json:
-        emit_json({"rows": report.rows, "embedded": report.embedded, "files": report.files_changed})
+        emit_json(report.as_json())
     else:
         click.echo(
             f"indexed {report.rows} lessons from {report.files_changed} files "

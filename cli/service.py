@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import signal
 import sys
@@ -200,6 +199,7 @@ def _wait_released(home: str, timeout: float) -> bool:
 def _remove_leftovers(home: str) -> None:
     """Remove the socket and pid file a dead service left, holding its lock meanwhile
     (so a service started at this moment keeps its own)."""
+    from fireworks_skill_memory.memory.locks import try_exclusive
     from fireworks_skill_memory.memory.service.protocol import (
         LOCK_NAME,
         PID_NAME,
@@ -212,12 +212,11 @@ def _remove_leftovers(home: str) -> None:
     except OSError:
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if not try_exclusive(fd):
+            return  # a new service owns the home already; the files are its own
         for path in (socket_path(home), os.path.join(run_dir(home), PID_NAME)):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
-    except BlockingIOError:
-        pass  # a new service owns the home already; the files are its own
     finally:
         os.close(fd)
 

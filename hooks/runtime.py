@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 
 TYPE_CHECKING = False  # typing costs milliseconds a hook cannot spare
 if TYPE_CHECKING:
@@ -21,7 +20,6 @@ if TYPE_CHECKING:
     Body = Callable[[dict[str, Any]], str | None]
 
 FALLBACK_LOG = os.path.join("~", ".ai-memory", "logs", "skill-memory.log")
-LOG_LIMIT = 1024 * 1024
 
 
 def run_payload(event: str, body: Body, raw: bytes, stdout: IO[str]) -> int:
@@ -77,19 +75,10 @@ def log_failure(event: str) -> None:
 
 
 def log_note(message: str) -> None:
-    """Append to the log file, rotating it past LOG_LIMIT bytes (never raises)."""
-    try:
-        path = _log_path()
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        try:
-            if os.path.getsize(path) > LOG_LIMIT:
-                os.replace(path, path + ".1")
-        except FileNotFoundError:
-            pass  # first line of the log
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {message}\n")
-    except OSError:
-        pass  # logging is best effort: a hook must not fail because the disk is full
+    """Append to the log file, rotating it past its size limit (never raises)."""
+    from fireworks_skill_memory.memory.appender import log_entry
+
+    log_entry(_log_path(), message)
 
 
 def _log_path() -> str:

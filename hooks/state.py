@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import time
 
+from fireworks_skill_memory.memory.appender import append_line
 from fireworks_skill_memory.memory.light_json import dumps, loads
 from fireworks_skill_memory.memory.sessions.session_files import (
     INJECTED_DIR,
@@ -43,19 +44,9 @@ class SessionState:
                     return False
             except OSError:
                 pass  # not there yet
-        line = dumps(record, ensure_ascii=False) + "\n"
-        try:
-            os.makedirs(self.folder, mode=0o700, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        except OSError:
-            return False
-        try:
-            os.write(fd, line.encode("utf-8", "surrogatepass"))
-        except OSError:
-            return False
-        finally:
-            os.close(fd)
-        return True
+        # surrogatepass: a prompt may carry a lone surrogate (an escape in the payload's JSON)
+        line = dumps(record, ensure_ascii=False)
+        return append_line(path, line, folder_mode=0o700, errors="surrogatepass")
 
     def add_prompt(self, prompt: str) -> bool:
         """Record a user prompt (the caller redacts it); False when it was not written."""

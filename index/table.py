@@ -2,8 +2,8 @@
 
 One row per lesson. The table's schema metadata records the embedding model id and
 dimension; rows carry the content hash of the text that was embedded, so a vector is
-reused whenever that text is unchanged. Sync state (file fingerprints) lives in
-`state.json` next to the table, written atomically.
+reused whenever that text is unchanged. Sync state (file fingerprints, `index.state`)
+lives in `state.json` next to the table, written atomically.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import os
 import re
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ from fireworks_skill_memory.index.errors import (
     IndexUnavailable,
     ModelMismatch,
 )
+from fireworks_skill_memory.index.state import SyncState
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,15 +54,6 @@ class Row:
     position: int
     source: str
     content_hash: str
-
-
-@dataclass
-class SyncState:
-    """What the index last mirrored: per source file, the fingerprint it was synced at."""
-
-    model_id: str = ""
-    fingerprints: dict[str, dict[str, object]] = field(default_factory=dict)
-    writes_since_optimize: int = 0
 
 
 GLOBAL_SCOPE = "@global"
@@ -272,8 +264,8 @@ class LessonIndex:
     def load_state(self, fresh: bool = False) -> SyncState:
         """The last saved sync state (empty when missing or unreadable).
 
-        Readers share one cached object, re-read when the file's stat changes; a writer asks
-        for a `fresh` copy it may change.
+        Readers share one cached record, re-read when the file's stat changes; a writer, under
+        the lock, asks for a `fresh` one read from the file whatever the cache holds.
         """
         path = os.path.join(self.folder, STATE_FILE)
         try:
@@ -291,29 +283,13 @@ class LessonIndex:
     def _read_state(self, path: str) -> SyncState:
         try:
             with open(path, encoding="utf-8") as handle:
-                raw = json.load(handle)
-            return SyncState(
-                model_id=str(raw.get("model_id", "")),
-                fingerprints={
-                    path: dict(seen)
-                    for path, seen in raw.get("fingerprints", {}).items()
-                    if isinstance(seen, dict)
-                },
-                writes_since_optimize=int(raw.get("writes_since_optimize", 0)),
-            )
-        except (OSError, ValueError, TypeError, AttributeError):
+                return SyncState.from_json(json.load(handle))
+        except (OSError, ValueError):
             return SyncState()
 
     def save_state(self, state: SyncState) -> None:
         """Write the sync state atomically."""
-        payload = json.dumps(
-            {
-                "model_id": state.model_id,
-                "fingerprints": state.fingerprints,
-                "writes_since_optimize": state.writes_since_optimize,
-            },
-            sort_keys=True,
-        )
+        payload = json.dumps(state.as_json(), sort_keys=True)
         with guarded(self.folder):
             os.makedirs(self.folder, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".state.", dir=self.folder)
@@ -382,13 +358,15 @@ class LessonIndex:
         return pa.table(columns, schema=self._schema())
 
     def maintain(self, state: SyncState) -> SyncState:
-        """Compact and drop old versions every few writes; build indexes when worthwhile."""
-        state.writes_since_optimize += 1
-        if state.writes_since_optimize < OPTIMIZE_EVERY_VERSIONS:
-            return state
-        self.optimize()
-        state.writes_since_optimize = 0
-        return state
+        """Compact and drop old versions every few writes; build indexes when worthwhile.
+
+        Returns the state with its write count advanced (or reset by the optimisation).
+        """
+        writes = state.writes_since_optimize + 1
+        if writes >= OPTIMIZE_EVERY_VERSIONS:
+            self.optimize()
+            writes = 0
+        return replace(state, writes_since_optimize=writes)
 
     def optimize(self) -> None:
         """Compact files, remove old versions, and (re)build the scalar and ANN indexes."""

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Literal
 
+from fireworks_skill_memory.memory.appender import append_line, log_entry
 from fireworks_skill_memory.memory.config import Settings, load_settings
 from fireworks_skill_memory.memory.distill.request import (
     MAX_GLOBAL,
@@ -58,6 +59,7 @@ from fireworks_skill_memory.memory.errors import (
     LockTimeout,
     SkillMemoryError,
 )
+from fireworks_skill_memory.memory.locks import hold_lock
 from fireworks_skill_memory.memory.redact.redactor import redact, redact_obj
 from fireworks_skill_memory.memory.sessions import session_files
 from fireworks_skill_memory.memory.sessions.readers import (
@@ -67,7 +69,6 @@ from fireworks_skill_memory.memory.sessions.readers import (
     read_session,
 )
 from fireworks_skill_memory.memory.store.files import (
-    hold_lock,
     locked,
     read_text,
     write_atomic,
@@ -859,9 +860,8 @@ def _stats_record(data: dict[str, object], skill: str) -> dict[str, object]:
 
 
 def log_line(settings: Settings, message: str) -> None:
-    """Append one redacted line to the tool's log file."""
-    stamp = datetime.now().strftime("%Y-%m-%d %H:%M:%S")
-    _append(settings.log_file, f"{stamp} | distill | {redact(message)}\n")
+    """Append one redacted entry to the tool's log file."""
+    log_entry(settings.log_file, f"distill: {redact(message)}")
 
 
 def append_distill_log(settings: Settings, result: DistillResult, seconds: float) -> None:
@@ -871,19 +871,8 @@ def append_distill_log(settings: Settings, result: DistillResult, seconds: float
         **result.as_json(),
         "seconds": round(seconds, 3),
     }
-    _append(settings.distill_log, json.dumps(redact_obj(record), ensure_ascii=False) + "\n")
-
-
-def _append(path: str, text: str) -> None:
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    except OSError:
-        return  # a log that cannot be written must not stop the pipeline
-    try:
-        os.write(fd, text.encode("utf-8", "surrogateescape"))
-    finally:
-        os.close(fd)
+    # a log that cannot be written must not stop the pipeline
+    append_line(settings.distill_log, json.dumps(redact_obj(record), ensure_ascii=False))
 
 
 # ----------------------------------------------------------------------------- CLI

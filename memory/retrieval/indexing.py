@@ -38,14 +38,16 @@ from fireworks_skill_memory.index.errors import (
     IndexNotWritable,
     IndexUnavailable,
 )
+from fireworks_skill_memory.index.state import Fingerprint, SyncState
 from fireworks_skill_memory.index.table import GLOBAL_SCOPE, LessonIndex, Row, index_error
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import LockTimeout
+from fireworks_skill_memory.memory.locks import hold_lock
 from fireworks_skill_memory.memory.retrieval.ranking import (
     lesson_embedding_texts,
     pool_vectors,
 )
-from fireworks_skill_memory.memory.store.files import hold_lock, read_text
+from fireworks_skill_memory.memory.store.files import read_text
 from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import KnowledgeSource, Store
@@ -82,6 +84,10 @@ class SyncReport:
     @property
     def changed(self) -> bool:
         return bool(self.files_changed or self.files_removed)
+
+    def as_json(self) -> dict[str, object]:
+        """What `reindex --json` and the service's `sync` and `reindex` ops answer."""
+        return {"rows": self.rows, "embedded": self.embedded, "files": self.files_changed}
 
     def then(self, later: SyncReport) -> SyncReport:
         """This report followed by `later` (a further round of the same sync)."""
@@ -221,7 +227,7 @@ class ParsedSource:
     key: str
     rows: list[Row]
     texts: list[list[str]]
-    fingerprint: dict[str, object]
+    fingerprint: Fingerprint
 
 
 def parse_source(settings: Settings, source: KnowledgeSource) -> ParsedSource:
@@ -233,14 +239,14 @@ def parse_source(settings: Settings, source: KnowledgeSource) -> ParsedSource:
     text = read_text(source.path)
     if text is None:
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), source.path)
-    fingerprint: dict[str, object] = {
-        "mtime_ns": stat.st_mtime_ns,
-        "size": stat.st_size,
-        "ino": stat.st_ino,
-        "sha": hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest(),
-        "synced_ns": time.time_ns(),
-        "scope": scope_of(source.skill),
-    }
+    fingerprint = Fingerprint(
+        mtime_ns=stat.st_mtime_ns,
+        size=stat.st_size,
+        ino=stat.st_ino,
+        sha=hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest(),
+        synced_ns=time.time_ns(),
+        scope=scope_of(source.skill),
+    )
     rows: list[Row] = []
     texts: list[list[str]] = []
     for position, lesson in enumerate(KnowledgeDoc.parse(text, source.skill).lessons()):
@@ -276,20 +282,13 @@ class SyncPlan:
         return not self.parsed and not self.vanished
 
 
-def is_stale(source: KnowledgeSource, seen: dict[str, object] | None) -> bool:
+def is_stale(source: KnowledgeSource, seen: Fingerprint | None) -> bool:
     """True when the file may differ from what the index last mirrored."""
-    if seen is None:
+    if seen is None or not seen.same_stat(source.mtime_ns, source.size, source.inode):
         return True
-    if [seen.get("mtime_ns"), seen.get("size"), seen.get("ino")] != [
-        source.mtime_ns,
-        source.size,
-        source.inode,
-    ]:
-        return True
-    synced_ns = seen.get("synced_ns")
-    if isinstance(synced_ns, int) and source.mtime_ns + RACY_NS < synced_ns:
+    if source.mtime_ns + RACY_NS < seen.synced_ns:
         return False
-    return _file_sha(source.path) != seen.get("sha")
+    return _file_sha(source.path) != seen.sha
 
 
 def knowledge_source(settings: Settings, skill: str | None) -> KnowledgeSource | None:
@@ -322,7 +321,8 @@ class MemoryIndex:
     ) -> tuple[list[KnowledgeSource], list[str]]:
         """(changed or new sources, keys of sources gone from `scopes`) (None: all scopes)."""
         self.index.table()  # a model change rebuilds the table and clears the state here
-        fingerprints = self.index.load_state().fingerprints
+        state = self.index.load_state()
+        fingerprints = state.fingerprints
         if scopes is None:
             sources = self.store.sources()
             current = {self.key(source) for source in sources}
@@ -334,11 +334,7 @@ class MemoryIndex:
                 if found is not None:
                     sources.append(found)
                 keep = self.key(found) if found is not None else None
-                vanished.extend(
-                    key
-                    for key, seen in fingerprints.items()
-                    if seen.get("scope") == scope_of(skill) and key != keep
-                )
+                vanished.extend(key for key in state.keys_in_scope(scope_of(skill)) if key != keep)
         changed = [s for s in sources if is_stale(s, fingerprints.get(self.key(s)))]
         return changed, vanished
 
@@ -503,7 +499,7 @@ class MemoryIndex:
 
     def _needs_upgrade(self) -> bool:
         """True when the sync state comes from a version that keyed rows by absolute path."""
-        return any("scope" not in seen for seen in self.index.load_state().fingerprints.values())
+        return self.index.load_state().needs_upgrade
 
     def _upgrade_state(self) -> None:
         """Give old fingerprints their scope (read from the rows), so they can be dropped."""
@@ -511,14 +507,13 @@ class MemoryIndex:
             return
         state = self.index.load_state(fresh=True)
         scopes = self.index.source_scopes()
-        for key, seen in list(state.fingerprints.items()):
-            if "scope" in seen:
-                continue
-            if key in scopes:
-                seen["scope"] = scopes[key]
-            else:  # no rows: nothing to drop but the fingerprint
-                del state.fingerprints[key]
-        self.index.save_state(state)
+        upgraded = {
+            key: seen if seen.scope is not None else replace(seen, scope=scopes[key])
+            for key, seen in state.fingerprints.items()
+            # a fingerprint without rows has nothing to drop but itself
+            if seen.scope is not None or key in scopes
+        }
+        self.index.save_state(replace(state, fingerprints=upgraded))
 
     def _apply(
         self,
@@ -544,16 +539,8 @@ class MemoryIndex:
             else np.zeros((0, self.index.dimension), dtype=np.float32)
         )
         self.index.replace_sources(vanished, rows, vectors, scopes=scopes, keep_only=current)
-        for key in vanished:
-            state.fingerprints.pop(key, None)
-        for item in parsed:
-            scope = item.fingerprint["scope"]
-            for key in [k for k, seen in state.fingerprints.items() if seen.get("scope") == scope]:
-                del state.fingerprints[key]
-            state.fingerprints[item.key] = item.fingerprint
-        state.model_id = self.index.model_id
-        state = self.index.maintain(state)
-        self.index.save_state(state)
+        state = _synced(state, self.index.model_id, parsed, vanished)
+        self.index.save_state(self.index.maintain(state))
         return SyncReport(
             files_changed=len(parsed),
             files_removed=len(vanished),
@@ -596,6 +583,18 @@ class MemoryIndex:
             self.index.drop()
             return None
         return Repair(str(damage), self.index.move_aside())
+
+
+def _synced(
+    state: SyncState, model_id: str, parsed: list[ParsedSource], vanished: list[str]
+) -> SyncState:
+    """The sync state once `parsed` are written and `vanished` dropped (one file per scope)."""
+    fingerprints = {key: seen for key, seen in state.fingerprints.items() if key not in vanished}
+    for item in parsed:
+        scope = item.fingerprint.scope
+        fingerprints = {key: seen for key, seen in fingerprints.items() if seen.scope != scope}
+        fingerprints[item.key] = item.fingerprint
+    return replace(state, model_id=model_id, fingerprints=fingerprints)
 
 
 def _file_sha(path: str) -> str | None:

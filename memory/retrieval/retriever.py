@@ -135,7 +135,7 @@ class Retriever:
         self._embedder = embedder
         self._memory: MemoryIndex | None = None
         self._store = Store(settings)
-        self._scopes: dict[str, tuple[object, ScopeCandidates]] = {}
+        self._scopes: dict[str, tuple[str | None, ScopeCandidates]] = {}
         self._chunks: OrderedDict[str, np.ndarray] = OrderedDict()
         self._all_checked = -ALL_SCOPES_RECHECK
         self._embedded: dict[str, np.ndarray] = {}  # vectors embedded without the index
@@ -239,14 +239,14 @@ class Retriever:
         self._scopes[scope] = (key, candidates)
         return candidates
 
-    def _synced_sha(self, skill: str | None) -> object:
+    def _synced_sha(self, skill: str | None) -> str | None:
         source = self.memory.source(skill)
         if source is None:
             return None
         seen = self.memory.index.load_state().fingerprints.get(
             source_key(self.settings, source.path)
         )
-        return seen.get("sha") if seen is not None else None
+        return seen.sha if seen is not None else None
 
     def _from_index(self, scopes: list[str | None] | None, read: Callable[[], T]) -> T:
         """Sync `scopes` (None: all), then `read`; a table found damaged is repaired once.

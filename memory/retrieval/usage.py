@@ -1,9 +1,9 @@
 """How often each lesson was injected: an append-only side log, never the markdown.
 
-Appending one short line with O_APPEND is atomic on POSIX for writes under PIPE_BUF,
-so hooks and the service can record concurrently without a lock. Recording is best
-effort: a home that cannot be written (read-only, full) still gets its injection, only
-without the count. Standard library only (`memory.light_json`: hooks write it).
+One short line per injection, appended in one O_APPEND write (`memory.appender`), so hooks
+and the service can record concurrently without a lock. Recording is best effort: a home
+that cannot be written (read-only, full) still gets its injection, only without the count.
+Standard library only (`memory.light_json`: hooks write it).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 
+from fireworks_skill_memory.memory.appender import append_line
 from fireworks_skill_memory.memory.light_json import dumps, loads
 
 TYPE_CHECKING = False
@@ -37,18 +38,7 @@ def record_injection(settings: Settings, skill: str, lesson_ids: list[str], sour
     # (ASCII-escaped, as json.dumps does by default: any skill name makes a valid UTF-8 line)
     if len(line) > MAX_LINE:
         line = dumps({"t": round(time.time(), 3), "skill": skill, "ids": lesson_ids[:50]})
-    try:
-        os.makedirs(settings.run_dir, mode=0o700, exist_ok=True)
-        fd = os.open(injections_log(settings), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    except OSError:
-        return False
-    try:
-        os.write(fd, (line + "\n").encode("ascii"))
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-    return True
+    return append_line(injections_log(settings), line, folder_mode=0o700)
 
 
 def read_injection_counts(settings: Settings) -> dict[str, int]:

@@ -8,12 +8,12 @@ state the home's service is in (ready, loading, failed, not responding, not runn
 
 from __future__ import annotations
 
-import fcntl
 import os
 import socket
 import time
 from dataclasses import dataclass, replace
 
+from fireworks_skill_memory.memory.locks import held_elsewhere
 from fireworks_skill_memory.memory.service.protocol import (
     LOCK_NAME,
     MAX_MESSAGE,
@@ -170,13 +170,11 @@ def lock_owner(home: str) -> tuple[bool, int | None]:
     try:
         try:
             # a shared lock for an instant: a service starting at this very moment retries
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True, _pid_in(os.pread(fd, 32, 0)) or _pid_file(home)
+            if not held_elsewhere(fd):
+                return False, None
         except OSError:
             return False, None
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return False, None
+        return True, _pid_in(os.pread(fd, 32, 0)) or _pid_file(home)
     except OSError:
         return True, _pid_file(home)
     finally:

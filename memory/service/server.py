@@ -11,7 +11,6 @@ without a restart. It exits after `SKILL_MEMORY_SERVICE_IDLE` seconds without re
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import logging
 import os
 import signal
@@ -19,10 +18,11 @@ import socketserver
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import SkillMemoryError
+from fireworks_skill_memory.memory.locks import try_exclusive
 from fireworks_skill_memory.memory.service.protocol import (
     LOCK_NAME,
     MAX_MESSAGE,
@@ -34,6 +34,15 @@ from fireworks_skill_memory.memory.service.protocol import (
     short_path,
     socket_path,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
+    from fireworks_skill_memory.memory.retrieval.inject import Hit, Injection
+    from fireworks_skill_memory.memory.retrieval.retriever import Task
+    from fireworks_skill_memory.memory.store.markdown_store import Matcher, Store
+    from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 log = logging.getLogger("skill-memory.service")
 PRUNE_SESSIONS_DAYS = 14
@@ -47,13 +56,48 @@ class WarmingUp(Exception):
     """The model and index are still loading."""
 
 
+class ServiceRetriever(Protocol):
+    """What the service needs of a retriever (`memory.retrieval.retriever.Retriever` is one)."""
+
+    @property
+    def embedder(self) -> EmbeddingModel: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def memory(self) -> MemoryIndex: ...
+
+    def refresh(self) -> None: ...
+
+    def candidates(self, skill: str | None) -> object: ...
+
+    def forget_caches(self) -> None: ...
+
+    def task_vector(self, task: Task) -> np.ndarray: ...
+
+    def inject(
+        self,
+        skill: str,
+        task: Task | None,
+        *,
+        top: int | None = None,
+        include_global: bool = True,
+    ) -> Injection: ...
+
+    def search(self, query: str, *, skill: str | None = None, top: int = 10) -> list[Hit]: ...
+
+
+RetrieverFactory = Callable[[Settings], ServiceRetriever]
+
+
 class Service:
     """Request handling: holds the retriever once it is loaded, and keeps trying until it is."""
 
     def __init__(
         self,
         settings: Settings,
-        retriever_factory: Callable[[Settings], Any] | None = None,
+        retriever_factory: RetrieverFactory | None = None,
         hook_handler: HookHandler | None = None,
     ) -> None:
         self.settings = settings
@@ -67,9 +111,9 @@ class Service:
         self._next_attempt: float | None = None
         self._retry_now = threading.Event()
         self._work = threading.Lock()
-        self._retriever: Any = None
-        self._embedder: Any = None  # kept across attempts once it loaded
-        self._matcher: Any = None
+        self._retriever: ServiceRetriever | None = None
+        self._embedder: EmbeddingModel | None = None  # kept across attempts once it loaded
+        self._matcher: Matcher | None = None
         self._factory = retriever_factory
 
     # ---- loading --------------------------------------------------------------------------
@@ -138,7 +182,7 @@ class Service:
                 log.warning("load attempt %d failed: %s", self.attempts, self.load_error)
             return False
 
-    def _new_retriever(self) -> Any:
+    def _new_retriever(self) -> ServiceRetriever:
         if self._factory is not None:
             return self._factory(self.settings)
         from fireworks_skill_memory.memory.retrieval.retriever import Retriever
@@ -186,7 +230,7 @@ class Service:
             return out
 
     @property
-    def retriever(self) -> Any:
+    def retriever(self) -> ServiceRetriever:
         """The warm retriever (WarmingUp until it is loaded)."""
         return self._retriever_or_raise()
 
@@ -213,7 +257,7 @@ class Service:
             "uptime": round(time.time() - self.started, 1),
         }
 
-    def _retriever_or_raise(self) -> Any:
+    def _retriever_or_raise(self) -> ServiceRetriever:
         if self._retriever is None:
             raise WarmingUp(self.load_error or "warming up")
         return self._retriever
@@ -280,7 +324,9 @@ class VersionMismatch(Exception):
     """The client speaks another version of the protocol."""
 
 
-def _op_inject(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
+def _op_inject(
+    service: Service, retriever: ServiceRetriever, request: dict[str, Any]
+) -> dict[str, Any]:
     from fireworks_skill_memory.memory.retrieval.usage import record_injection
     from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
@@ -300,7 +346,9 @@ def _op_inject(service: Service, retriever: Any, request: dict[str, Any]) -> dic
     return result
 
 
-def _op_search(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
+def _op_search(
+    service: Service, retriever: ServiceRetriever, request: dict[str, Any]
+) -> dict[str, Any]:
     from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
     skill = request.get("skill")
@@ -313,7 +361,9 @@ def _op_search(service: Service, retriever: Any, request: dict[str, Any]) -> dic
     return {"results": [hit.as_json() for hit in hits]}
 
 
-def _op_add(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
+def _op_add(
+    service: Service, retriever: ServiceRetriever, request: dict[str, Any]
+) -> dict[str, Any]:
     from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
     skill = request.get("skill")
@@ -330,33 +380,41 @@ def _op_add(service: Service, retriever: Any, request: dict[str, Any]) -> dict[s
     return result
 
 
-def _op_sync(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
+def _op_sync(
+    service: Service, retriever: ServiceRetriever, request: dict[str, Any]
+) -> dict[str, Any]:
     scopes = request.get("scopes")
     report = retriever.memory.sync(scopes if isinstance(scopes, list) else None)
-    return {"rows": report.rows, "embedded": report.embedded, "files": report.files_changed}
+    return report.as_json()
 
 
-def _op_reindex(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
+def _op_reindex(
+    service: Service, retriever: ServiceRetriever, request: dict[str, Any]
+) -> dict[str, Any]:
     report = retriever.memory.reindex()
     retriever.forget_caches()
-    return {"rows": report.rows, "embedded": report.embedded, "files": report.files_changed}
+    return report.as_json()
 
 
-def _op_vectors(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
+def _op_vectors(
+    service: Service, retriever: ServiceRetriever, request: dict[str, Any]
+) -> dict[str, Any]:
     texts = request.get("texts")
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
         raise ValueError("vectors needs a list of strings")
     return {"vectors": retriever.embedder.embed_batch(texts).tolist()}
 
 
-def _op_embed(service: Service, retriever: Any, request: dict[str, Any]) -> dict[str, Any]:
+def _op_embed(
+    service: Service, retriever: ServiceRetriever, request: dict[str, Any]
+) -> dict[str, Any]:
     task = request.get("task")
     if isinstance(task, str) and task.strip():
         retriever.task_vector(task)
     return {}
 
 
-_OPS: dict[str, Callable[[Service, Any, dict[str, Any]], dict[str, Any]]] = {
+_OPS: dict[str, Callable[[Service, ServiceRetriever, dict[str, Any]], dict[str, Any]]] = {
     "inject": _op_inject,
     "search": _op_search,
     "add": _op_add,
@@ -440,7 +498,8 @@ def single_instance(home: str) -> Iterator[bool]:
     os.chmod(folder, 0o700)
     fd = os.open(os.path.join(folder, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        if not _try_lock(fd, LOCK_RETRY):
+        # `client.lock_owner` takes a shared lock for an instant: only a longer holder is a service
+        if not try_exclusive(fd, LOCK_RETRY):
             yield False
             return
         os.ftruncate(fd, 0)
@@ -448,19 +507,6 @@ def single_instance(home: str) -> Iterator[bool]:
         yield True
     finally:
         os.close(fd)
-
-
-def _try_lock(fd: int, wait: float) -> bool:
-    # `client.lock_owner` takes a shared lock for an instant; only a holder for longer is a service
-    deadline = time.monotonic() + wait
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.05)
 
 
 def _setup_logging(settings: Settings) -> None:
@@ -488,7 +534,7 @@ def _prune_sessions(settings: Settings) -> None:
 
 def serve(
     settings: Settings,
-    retriever_factory: Callable[[Settings], Any] | None = None,
+    retriever_factory: RetrieverFactory | None = None,
     hook_handler: HookHandler | None = None,
 ) -> int:
     """Run the service in the foreground until idle, `shutdown` or a signal.

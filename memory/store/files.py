@@ -2,18 +2,16 @@
 
 Every write of a memory file happens under `locked(path)` and through `write_atomic`,
 so a reader sees the old file or the new one, never half of one, and two writers
-never interleave. Locks are `fcntl.flock` on a hidden `.<name>.lock` beside the file.
+never interleave. Locks are `fcntl.flock` (`memory.locks`) on a hidden `.<name>.lock`
+beside the file.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
-import time
-from collections.abc import Iterator
 
-from fireworks_skill_memory.memory.errors import LockTimeout
+from fireworks_skill_memory.memory.locks import ExclusiveLock, hold_lock
 
 LOCK_TIMEOUT_SECONDS = 30.0
 
@@ -24,40 +22,13 @@ def lock_path(path: str) -> str:
     return os.path.join(folder, f".{name}.lock")
 
 
-@contextlib.contextmanager
-def locked(path: str, timeout: float | None = None) -> Iterator[None]:
+def locked(path: str, timeout: float | None = None) -> ExclusiveLock:
     """Hold the exclusive lock of `path` (creating its folder) for the duration of the block.
 
     Waits up to `timeout` s (default LOCK_TIMEOUT_SECONDS), then raises LockTimeout.
     """
     wait = LOCK_TIMEOUT_SECONDS if timeout is None else timeout
-    with hold_lock(lock_path(path), wait, what=path):
-        yield
-
-
-@contextlib.contextmanager
-def hold_lock(lock_file: str, timeout: float, what: str | None = None) -> Iterator[None]:
-    """Hold an exclusive flock on `lock_file`, waiting up to `timeout` s (LockTimeout after)."""
-    os.makedirs(os.path.dirname(lock_file), exist_ok=True)
-    fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        deadline = time.monotonic() + timeout
-        delay = 0.001
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise LockTimeout(
-                        f"{what or lock_file} is busy: another process held its lock for "
-                        f"{timeout:g} s, so nothing was written to it; run the same command again"
-                    ) from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.05)
-        yield
-    finally:
-        os.close(fd)
+    return hold_lock(lock_path(path), wait, what=path)
 
 
 def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
