@@ -173,6 +173,25 @@ def test_documents_of_own_lessons_round_trip(items: list[Lesson]) -> None:
     )
 
 
+def test_a_file_mixing_lf_and_crlf_lines_reads_every_lesson() -> None:
+    text = "# x\n- [A] first lesson\n- [B] second lesson\r\n- [C] third lesson\n"
+    doc = KnowledgeDoc.parse(text, "s")
+    assert [lesson.text for lesson in doc.lessons()] == [
+        "first lesson",
+        "second lesson",
+        "third lesson",
+    ]
+    doc.append(doc.lessons()[0].confirmed("2026-12", text="a new lesson"))
+    assert doc.render().endswith("- [C] third lesson\n- [2026-12] [A] a new lesson  [HIT:2]\n")
+
+
+def test_a_crlf_file_stays_crlf_when_a_lesson_is_added() -> None:
+    text = "# x\r\n\r\n## Entries\r\n\r\n- [A] first lesson\r\n"
+    doc = KnowledgeDoc.parse(text, "s")
+    doc.append(doc.lessons()[0].confirmed("2026-12", text="second lesson"))
+    assert doc.render() == text + "- [2026-12] [A] second lesson  [HIT:2]\r\n"
+
+
 @given(st.binary(max_size=600), st.sampled_from([b"\n", b"\r\n"]))
 @settings(max_examples=300)
 def test_any_bytes_round_trip_and_never_yield_undecodable_lessons(
@@ -184,7 +203,7 @@ def test_any_bytes_round_trip_and_never_yield_undecodable_lessons(
     for lesson in doc.lessons():
         lesson.text.encode("utf-8")  # every lesson is valid text
         assert len(lesson.id) == 10
-    rendered = doc.render().split(newline.decode())
+    rendered = doc.render().split("\n")
     for bad in doc.bad_lines():
-        assert rendered[bad.number - 1] == bad.text
+        assert rendered[bad.number - 1].removesuffix("\r") == bad.text
         assert bad.shown.encode("utf-8")  # printable anywhere

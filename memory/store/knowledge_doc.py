@@ -3,6 +3,10 @@
 Rendering an unmodified document gives back the exact input, so a change to one
 entry never rewrites the others. New files get the original tool's header.
 
+Lines are split on `\n` only, each keeping its own `\r` when it has one, so a file mixing
+LF and CRLF lines reads every line; lines the document writes itself (a new or changed
+lesson, a blank line) end the way most of the file's lines do.
+
 Invalid UTF-8: files are read with `surrogateescape`, so a line with a byte that is not
 UTF-8 (say 0xE9, a Latin-1 `é`) holds lone surrogates. Such a line is never a
 lesson: `bad_lines()` lists it (1-based line number and why) for callers to report, and
@@ -61,19 +65,19 @@ class KnowledgeDoc:
 
     skill: str | None
     lines: list[str | Entry] = field(default_factory=list)
-    newline: str = "\n"
+    newline: str = "\n"  # how lines the document writes itself end ("\r\n" in a CRLF file)
     final_newline: bool = True
 
     @classmethod
     def parse(cls, text: str, skill: str | None) -> KnowledgeDoc:
         """Parse file text; every line is kept, entries are parsed into lessons."""
-        newline = "\r\n" if "\r\n" in text else "\n"
-        final_newline = text.endswith(newline)
-        body = text[: -len(newline)] if final_newline else text
-        doc = cls(skill=skill, newline=newline, final_newline=final_newline)
+        crlf = text.count("\r\n") * 2 > text.count("\n")  # most lines end with CRLF
+        final_newline = text.endswith("\n")
+        body = text[:-1] if final_newline else text
+        doc = cls(skill=skill, newline="\r\n" if crlf else "\n", final_newline=final_newline)
         if not text:
             return doc
-        for line in body.split(newline):
+        for line in body.split("\n"):  # a CRLF line keeps its "\r"; parse_entry ignores it
             lesson = parse_entry(line, skill)
             doc.lines.append(Entry(lesson, raw=line) if lesson is not None else line)
         return doc
@@ -98,10 +102,14 @@ class KnowledgeDoc:
 
     def render(self) -> str:
         """The file text."""
-        text = self.newline.join(
-            item.render() if isinstance(item, Entry) else item for item in self.lines
+        own_end = self.newline[:-1]  # "\r" for the lines this document wrote in a CRLF file
+        text = "\n".join(
+            (item.raw if item.raw is not None else item.render() + own_end)
+            if isinstance(item, Entry)
+            else item
+            for item in self.lines
         )
-        return text + self.newline if self.final_newline and self.lines else text
+        return text + "\n" if self.final_newline and self.lines else text
 
     def entries(self) -> list[Entry]:
         """Entry lines in file order, the placeholder line excluded."""
@@ -118,7 +126,7 @@ class KnowledgeDoc:
             line = item.render() if isinstance(item, Entry) else item
             reason = undecodable_reason(line)
             if reason is not None:
-                found.append(BadLine(position + 1, reason, line))
+                found.append(BadLine(position + 1, reason, line.removesuffix("\r")))
         return found
 
     def lessons(self) -> list[Lesson]:
@@ -170,11 +178,15 @@ class KnowledgeDoc:
             if isinstance(item, str) and item.strip().lower().startswith("## entries"):
                 # after the heading and the blank line that usually follows it
                 after = pos + 1
-                if after < len(self.lines) and self.lines[after] == "":
+                if after < len(self.lines) and _is_blank(self.lines[after]):
                     after += 1
                 return after
-        while self.lines and self.lines[-1] == "":
+        while self.lines and _is_blank(self.lines[-1]):
             self.lines.pop()
         if self.lines:
-            self.lines.append("")
+            self.lines.append(self.newline[:-1])  # a blank line, ending like the file's lines
         return len(self.lines)
+
+
+def _is_blank(item: str | Entry) -> bool:
+    return isinstance(item, str) and item in ("", "\r")
