@@ -53,7 +53,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 
 PACKAGES = ("memory", "index", "hooks", "codex", "models", "cli")
 SKILLS = 20
@@ -215,8 +214,8 @@ def start_service(
     if threads:
         env = {**env, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     process = subprocess.Popen(
-        [python, "-m", "fireworks_skill_memory.hooks.service_main"],
-        cwd=REPO,
+        [python, "-I", "-m", "fireworks_skill_memory.hooks.service_main"],
+        cwd=home,
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

@@ -69,8 +69,6 @@ from unittest import mock
 import numpy as np
 import numpy.typing as npt
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
 from fireworks_skill_memory.index import table as index_table
 from fireworks_skill_memory.index.table import LessonIndex
 from fireworks_skill_memory.memory.config import Settings
