@@ -268,6 +268,25 @@ def test_the_service_refreshes_the_cache(settings: Settings, demo: Path) -> None
     assert records[0].tokens == tuple(lexical.tokenize(f"{LESSONS[0][0]} {LESSONS[0][1]}"))
 
 
+def test_the_service_checks_a_fresh_cache_with_a_stat_only(
+    settings: Settings, demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lexical_cache.ensure_fresh(settings, "demo")
+    reads: list[str] = []
+    real = lexical_cache._fresh_rows
+    monkeypatch.setattr(lexical_cache, "_fresh_rows", lambda *a: reads.append(a[0]) or real(*a))
+    lexical_cache.ensure_fresh(settings, "demo")
+    assert reads == []  # unchanged markdown: the cache is not read again
+    Store(settings).add("demo", "Pin the base image digest in CI", "Images", matcher=None)
+    os.utime(demo, ns=(OLD_NS + 10**9, OLD_NS + 10**9))
+    lexical_cache.ensure_fresh(settings, "demo")
+    assert reads  # an edit is noticed and the cache rebuilt
+    monkeypatch.undo()
+    assert "Pin the base image digest in CI" in [
+        r.text for r in lexical_cache.skill_lessons(settings, "demo")
+    ]
+
+
 def test_a_vanished_file_has_no_lessons(settings: Settings, demo: Path) -> None:
     lexical_cache.ensure_fresh(settings, "demo")
     demo.unlink()

@@ -76,10 +76,30 @@ def skill_lessons(settings: Settings, skill: str) -> list[LessonRecord]:
     return refresh(settings, skill)
 
 
+# cache path -> the markdown stat key it was last seen fresh for, in this (service) process
+_known_fresh: dict[str, tuple[Any, ...]] = {}
+
+
 def ensure_fresh(settings: Settings, skill: str) -> None:
-    """Rebuild a skill's cache unless it is fresh (the service calls this after injecting)."""
+    """Rebuild a skill's cache unless it is fresh (the service calls this after injecting).
+
+    The service injects the same skills over and over: once a cache was seen fresh for the
+    markdown as it stands, a stat of the markdown is all a later call costs.
+    """
+    found = source_path(settings, skill)
+    if found is None:
+        return
+    try:
+        key = (found[0], *_key(os.stat(found[0])))
+    except OSError:
+        return
+    cache = cache_path(settings, skill)
+    if _known_fresh.get(cache) == key and os.path.exists(cache):
+        return
     if _cached_rows(settings, skill) is None:
         refresh(settings, skill)
+    if _cached_rows(settings, skill) is not None:
+        _known_fresh[cache] = key
 
 
 def refresh(settings: Settings, skill: str) -> list[LessonRecord]:
