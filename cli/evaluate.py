@@ -8,6 +8,8 @@ from typing import Any
 import click
 
 from fireworks_skill_memory.cli.common import emit_json, json_option, settings
+from fireworks_skill_memory.cli.eval_quarantine import quarantine_command
+from fireworks_skill_memory.cli.eval_supersede import supersede_command
 
 
 def _embedder() -> Any:
@@ -145,5 +147,8 @@ def dedup(pairs_file: str, decisions_out: str | None, as_json: bool) -> None:
         ["precision", "recall", "f1", "false_merge", "n"],
     )
 
+
+eval_group.add_command(quarantine_command)
+eval_group.add_command(supersede_command)
 
 COMMANDS = (eval_group,)

@@ -44,13 +44,18 @@ class Match:
     """A matcher's verdict on a candidate lesson.
 
     With `target_id`, the candidate restates that lesson and `text` is the wording to keep;
-    without, the candidate is new. `reason` and `similarity` explain the decision.
+    without, the candidate is new. A new candidate may make an existing lesson outdated
+    (`supersedes`: that lesson moves to the archive) or contradict one with much stronger
+    evidence (`contested`: both stay, the pair is marked for review). `reason` and
+    `similarity` explain the decision.
     """
 
     target_id: str | None
     reason: str
     similarity: float | None = None
     text: str | None = None
+    supersedes: str | None = None
+    contested: str | None = None
 
 
 Matcher = Callable[[Sequence[Lesson], Lesson], Match]

@@ -1,0 +1,1 @@
+"""The poisoning screen: lessons that try to instruct the agent are quarantined when written."""
