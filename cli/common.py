@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from fireworks_skill_memory.memory.config import Settings, load_settings
-from fireworks_skill_memory.memory.store.markdown_store import Store
+from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Matcher, Store
+
+if TYPE_CHECKING:
+    from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -36,6 +39,47 @@ def settings() -> Settings:
 def store() -> Store:
     """The markdown store of the memory home."""
     return Store(settings())
+
+
+def write_checks() -> tuple[Matcher, LessonScreen]:
+    """The dedup matcher and the poisoning screen of a write command, sharing one model.
+
+    Nothing loads here: the model loads on the first lesson that needs an embedding.
+    """
+    from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
+    from fireworks_skill_memory.memory.screen.screen import screen_for
+
+    embedder = _embedder()
+    return SemanticMatcher(embedder), screen_for(settings(), embedder)
+
+
+def with_provenance(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """`rows` (lesson records with `id` and `skill`) with each lesson's `provenance` and
+    `standing` (current, unverified or disputed) from the ledger."""
+    memory = store()
+    found: dict[object, dict[str, tuple[object, str]]] = {}
+    for scope in dict.fromkeys(row.get("skill") for row in rows):
+        if scope is None or isinstance(scope, str):
+            records = memory.records(scope, memory.lessons(scope))
+            current = memory.skill_hash(scope)
+            found[scope] = {
+                key: (record.provenance.as_json(), record.standing(current))
+                for key, record in records.items()
+            }
+    annotated = []
+    for row in rows:
+        provenance, standing = found.get(row.get("skill"), {}).get(
+            str(row.get("id")), (None, "current")
+        )
+        annotated.append({**row, "provenance": provenance, "standing": standing})
+    return annotated
+
+
+def _embedder() -> EmbeddingModel:
+    from fireworks_skill_memory.models.embedders import load_embedder
+
+    config = settings()
+    return load_embedder(config.embed_model, config.device)
 
 
 SERVICE_TIMEOUT = 30.0  # for the operation itself, once the service has answered a ping

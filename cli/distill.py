@@ -156,18 +156,20 @@ def _flush_sections(
     as_json: bool,
 ) -> None:
     """`flush --session latest` without --distill: lesson sections of the assistant's text."""
-    from fireworks_skill_memory.memory.dedup.matcher import matcher_for
+    from fireworks_skill_memory.cli.common import write_checks
     from fireworks_skill_memory.memory.distill.flush import flush_explicit
     from fireworks_skill_memory.memory.sessions.readers import read_session
 
     digest = read_session(rollout)
+    memory = store()
     result = flush_explicit(
-        store(),
+        memory,
         skill,
         "\n\n".join(digest.assistant_texts),
         max_lessons=max_lessons,
         include_checkpoints=include_checkpoints,
         keep_checkpoints=keep_checkpoints,
-        matcher=matcher_for(settings()),
+        checks=write_checks(),
+        origin=memory.provenance("flush", agent="codex", session=digest.session_id),
     )
     report_flush(skill, result, as_json, source=rollout)

@@ -14,6 +14,8 @@ from fireworks_skill_memory.cli.common import (
     store,
     text_argument,
     via_service,
+    with_provenance,
+    write_checks,
 )
 from fireworks_skill_memory.cli.report import describe, report_flush
 from fireworks_skill_memory.memory.errors import InvalidInput
@@ -41,16 +43,30 @@ def add(
     """Add a lesson TEXT to a skill (`-` reads it from stdin).
 
     A lesson that restates an existing one is merged into it (its HIT count goes up)
-    instead of being added again.
-    """
-    from fireworks_skill_memory.memory.dedup.matcher import matcher_for
+    instead of being added again. A lesson that tries to instruct the agent (the poisoning
+    screen) is quarantined instead: `skill-memory review` lists it.
 
+    \b
+    Examples:
+      skill-memory add --skill git --tag Branches "Use git switch -c to create a branch"
+      echo "Prefer tmp_path over tmpdir" | skill-memory add --skill pytest -
+    """
     scope = _scope(skill, is_global)
     body = text_argument(text)
-    request = {"skill": scope, "text": body, "tag": tag, "dry_run": dry_run}
+    origin = store().provenance("add")
+    request = {
+        "skill": scope,
+        "text": body,
+        "tag": tag,
+        "dry_run": dry_run,
+        "origin": origin.as_json(),
+    }
     reply = via_service("add", request) if len(body) <= 4 * 2000 else None
     if reply is None:
-        outcome = store().add(scope, body, tag, matcher=matcher_for(settings()), dry_run=dry_run)
+        matcher, screen = write_checks()
+        outcome = store().add(
+            scope, body, tag, matcher=matcher, screen=screen, origin=origin, dry_run=dry_run
+        )
         reply = outcome.as_json()
     if as_json:
         emit_json({"dry_run": dry_run, **reply})
@@ -73,7 +89,7 @@ def show(skill: str | None, is_global: bool, raw: bool, as_json: bool) -> None:
             {
                 "skill": scope,
                 "path": memory.knowledge_path(scope),
-                "lessons": [lesson.as_json() for lesson in doc.lessons()],
+                "lessons": with_provenance([lesson.as_json() for lesson in doc.lessons()]),
             }
         )
         return
@@ -83,8 +99,11 @@ def show(skill: str | None, is_global: bool, raw: bool, as_json: bool) -> None:
     entries = doc.entries()
     if not entries:
         click.echo(f"No lessons for {scope or 'global'} yet.")
+    standings = memory.standings(scope)
     for entry in entries:
-        click.echo(f"{entry.lesson.id}  {entry.render()}")
+        standing = standings.get(entry.lesson.id)
+        mark = f"  ({standing})" if standing else ""
+        click.echo(f"{entry.lesson.id}  {entry.render()}{mark}")
 
 
 @click.command("list")
@@ -169,7 +188,6 @@ def flush(
     Without --distill, lessons are the items under headings such as `## Lessons`,
     `## Takeaways`, `## Insights` or `经验` (the original Codex flow).
     """
-    from fireworks_skill_memory.memory.dedup.matcher import matcher_for
     from fireworks_skill_memory.memory.distill.flush import flush_explicit
     from fireworks_skill_memory.memory.distill.sections import session_text
 
@@ -213,7 +231,7 @@ def flush(
         max_lessons=max_lessons,
         include_checkpoints=include_checkpoints,
         keep_checkpoints=keep_checkpoints,
-        matcher=matcher_for(settings()),
+        checks=write_checks(),
     )
     report_flush(skill, result, as_json)
 
@@ -248,6 +266,10 @@ def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_js
         echo_notices(notices)
         data = injection.as_json()
     if as_json:
+        for key in ("lessons", "global"):
+            rows = data.get(key)
+            if isinstance(rows, list):
+                data[key] = with_provenance(rows)
         emit_json(data)
     elif data.get("text"):
         click.echo(str(data["text"]))
@@ -262,7 +284,8 @@ def import_legacy(dry_run: bool, as_json: bool) -> None:
     """Import lessons from the legacy ~/.claude/skills/<skill>/KNOWLEDGE.md files."""
     from fireworks_skill_memory.memory.store.legacy import import_legacy as run_import
 
-    results = run_import(store(), dry_run=dry_run)
+    _, screen = write_checks()
+    results = run_import(store(), dry_run=dry_run, screen=screen)
     if as_json:
         emit_json(
             [
@@ -271,6 +294,7 @@ def import_legacy(dry_run: bool, as_json: bool) -> None:
                     "source": r.source,
                     "copied": r.copied,
                     "already_present": r.already_present,
+                    "quarantined": r.quarantined,
                 }
                 for r in results
             ]
@@ -279,7 +303,8 @@ def import_legacy(dry_run: bool, as_json: bool) -> None:
     if not results:
         click.echo(f"no legacy KNOWLEDGE.md files under {settings().legacy_dir}")
     for r in results:
-        click.echo(f"{r.skill}: {r.copied} copied, {r.already_present} already present")
+        held = f", {r.quarantined} quarantined" if r.quarantined else ""
+        click.echo(f"{r.skill}: {r.copied} copied, {r.already_present} already present{held}")
 
 
 COMMANDS = (add, show, list_skills, checkpoint, flush, inject, import_legacy)

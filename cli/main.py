@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from fireworks_skill_memory.cli import doctor, evaluate, lessons, search, service
+from fireworks_skill_memory.cli import doctor, evaluate, lessons, review, search, service
 from fireworks_skill_memory.cli.codex import codex_group
 from fireworks_skill_memory.cli.hooks import hooks_group
 from fireworks_skill_memory.memory import __version__ as VERSION
@@ -54,6 +54,7 @@ def cli() -> None:
 
 for command in (
     *lessons.COMMANDS,
+    *review.COMMANDS,
     *search.COMMANDS,
     *evaluate.COMMANDS,
     *service.COMMANDS,

@@ -15,6 +15,7 @@ from fireworks_skill_memory.cli.common import (
     settings,
     store,
     via_service,
+    with_provenance,
 )
 from fireworks_skill_memory.memory.errors import InvalidInput
 from fireworks_skill_memory.memory.retrieval.inject import Hit
@@ -122,7 +123,7 @@ def search(
         return
     results = answer(query or "", skill)
     if as_json:
-        emit_json({"query": query, "skill": skill, "results": results})
+        emit_json({"query": query, "skill": skill, "results": with_provenance(results)})
         return
     if not results:
         click.echo(_no_results(skill))

@@ -100,6 +100,11 @@ OPTIONS: tuple[Option, ...] = (
         "",
         "per-session hook state: prompts, error seeds, injections (default <home>/run/sessions)",
     ),
+    Option(
+        "SKILL_MEMORY_AUTHOR",
+        "",
+        "author recorded in each lesson's provenance (default: git user.email, else user@host)",
+    ),
     Option("SKILLS_STATS_FILE", "", "usage statistics (default <home>/skill-usage-stats.json)"),
     Option("SKILLS_MEMORY_LOG", "", "log file (default <home>/logs/skill-memory.log)"),
 )
@@ -173,6 +178,7 @@ class Settings:
         self.ranking_overrides = self._pairs("SKILL_MEMORY_RANKING")
         self.hook_budget_ms = self._int("SKILL_MEMORY_HOOK_BUDGET_MS", minimum=1)
         self.service_idle = self._int("SKILL_MEMORY_SERVICE_IDLE", minimum=1)
+        self.author = self._str("SKILL_MEMORY_AUTHOR").strip()
 
     @property
     def environ(self) -> Mapping[str, str]:

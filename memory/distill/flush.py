@@ -11,10 +11,12 @@ from fireworks_skill_memory.memory.distill.sections import (
 )
 from fireworks_skill_memory.memory.store.markdown_store import (
     AddOutcome,
+    LessonScreen,
     Matcher,
     Store,
     exact_matcher,
 )
+from fireworks_skill_memory.memory.store.provenance import Provenance
 
 
 @dataclass(frozen=True)
@@ -35,14 +37,22 @@ def flush_explicit(
     max_lessons: int = 3,
     include_checkpoints: bool = False,
     keep_checkpoints: bool = False,
-    matcher: Matcher | None = exact_matcher,
+    checks: tuple[Matcher | None, LessonScreen | None] = (exact_matcher, None),
+    origin: Provenance | None = None,
 ) -> FlushResult:
-    """Store up to `max_lessons` lessons found in the summary's lesson sections."""
+    """Store up to `max_lessons` lessons found in the summary's lesson sections.
+
+    `checks` are the dedup matcher and the poisoning screen; `origin` the lessons'
+    provenance (default: `flush`, now).
+    """
     found = extract_lessons(summary)
     if include_checkpoints:
         found = unique([*found, *(ExplicitLesson(c.note) for c in store.checkpoints(skill))])
+    matcher, screen = checks
+    origin = origin or store.provenance("flush")
     outcomes = [
-        store.add(skill, lesson.text, lesson.tag, matcher=matcher) for lesson in found[:max_lessons]
+        store.add(skill, lesson.text, lesson.tag, matcher=matcher, screen=screen, origin=origin)
+        for lesson in found[:max_lessons]
     ]
     cleared = 0 if keep_checkpoints else store.clear_checkpoints(skill)
     return FlushResult(skill, outcomes, len(found), cleared)

@@ -35,6 +35,7 @@ from fireworks_skill_memory.memory.retrieval.inject import (
     frame,
 )
 from fireworks_skill_memory.memory.retrieval.prior import prior_weights
+from fireworks_skill_memory.memory.retrieval.standing import StandingCache, by_standing
 from fireworks_skill_memory.memory.store.knowledge_files import read_doc
 from fireworks_skill_memory.memory.store.lesson import Lesson, age_in_months
 from fireworks_skill_memory.memory.store.markdown_store import Store
@@ -135,6 +136,7 @@ class Retriever:
         self._embedder = embedder
         self._memory: MemoryIndex | None = None
         self._store = Store(settings)
+        self._standings = StandingCache(self._store)
         self._scopes: dict[str, tuple[str | None, ScopeCandidates]] = {}
         self._chunks: OrderedDict[str, np.ndarray] = OrderedDict()
         self._all_checked = -ALL_SCOPES_RECHECK
@@ -405,10 +407,8 @@ class Retriever:
         """The injection for using `skill` on `task` (gated; HIT/age order without a task)."""
         has_task = task_text(task) is not None
         ranked = self.rank_skill(skill, task)
-        if has_task:
-            chosen = ranked.hits(ranked.injected)[: top or self.settings.inject_top]
-        else:
-            chosen = ranked.hits()[: top or self.settings.inject_top]
+        hits = ranked.hits(ranked.injected) if has_task else ranked.hits()
+        chosen = by_standing(hits, self._standings.get(skill))[: top or self.settings.inject_top]
         global_hits: list[Hit] = []
         # global principles accompany a skill's own lessons; a skill without any gets none
         if include_global and has_task and ranked.candidates.rows:
@@ -435,7 +435,10 @@ class Retriever:
         if task_text(query) is None:
             raise InvalidInput("the search query is empty: give some words to search for")
         ranked = self.rank_skill(skill, query) if skill else self.rank_all(query)
-        return ranked.hits()[:top]
+        hits = ranked.hits()
+        scopes = dict.fromkeys(hit.lesson.skill for hit in hits[: top * 2])
+        standings = {k: v for scope in scopes for k, v in self._standings.get(scope).items()}
+        return by_standing(hits, standings)[:top]
 
 
 def inject_for(

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
     from fireworks_skill_memory.memory.retrieval.inject import Hit, Injection
     from fireworks_skill_memory.memory.retrieval.retriever import Task
-    from fireworks_skill_memory.memory.store.markdown_store import Matcher, Store
+    from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Matcher, Store
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 log = logging.getLogger("skill-memory.service")
@@ -91,6 +91,12 @@ class ServiceRetriever(Protocol):
 RetrieverFactory = Callable[[Settings], ServiceRetriever]
 
 
+def _rules_screen() -> LessonScreen:
+    from fireworks_skill_memory.memory.screen.screen import RULES_SCREEN
+
+    return RULES_SCREEN
+
+
 class Service:
     """Request handling: holds the retriever once it is loaded, and keeps trying until it is."""
 
@@ -114,6 +120,7 @@ class Service:
         self._retriever: ServiceRetriever | None = None
         self._embedder: EmbeddingModel | None = None  # kept across attempts once it loaded
         self._matcher: Matcher | None = None
+        self._screen: LessonScreen = _rules_screen()  # until the model loads
         self._factory = retriever_factory
 
     # ---- loading --------------------------------------------------------------------------
@@ -166,8 +173,10 @@ class Service:
                 retriever.candidates(info.skill)
             retriever.candidates(None)
             from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
+            from fireworks_skill_memory.memory.screen.screen import screen_for
 
             self._matcher = SemanticMatcher(retriever.embedder)
+            self._screen = screen_for(self.settings, retriever.embedder)
             self._retriever = retriever
             self.load_error = None
             self.ready.set()
@@ -368,12 +377,16 @@ def _op_add(
 
     skill = request.get("skill")
     scope = validate_skill(skill) if isinstance(skill, str) else None
+    from fireworks_skill_memory.memory.store.provenance import Provenance
+
     tag = request.get("tag")
     outcome = retriever.store.add(
         scope,
         str(request.get("text", "")),
         tag if isinstance(tag, str) else None,
         matcher=service._matcher,
+        screen=service._screen,
+        origin=Provenance.from_json(request.get("origin")),
         dry_run=bool(request.get("dry_run", False)),
     )
     result: dict[str, Any] = outcome.as_json()

@@ -8,13 +8,16 @@ that cannot be read stays in the legacy file and is listed in `ImportResult.not_
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fireworks_skill_memory.memory.store.files import locked, read_text, write_atomic
 from fireworks_skill_memory.memory.store.knowledge_doc import BadLine, KnowledgeDoc
 from fireworks_skill_memory.memory.store.knowledge_files import KNOWLEDGE_FILE
+from fireworks_skill_memory.memory.store.ledger import Ledger, LessonRecord
 from fireworks_skill_memory.memory.store.lesson import Lesson, normalize_for_id
-from fireworks_skill_memory.memory.store.markdown_store import Store
+from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Store
+from fireworks_skill_memory.memory.store.provenance import Provenance
 from fireworks_skill_memory.memory.store.skill_names import skill_from_dirname
 
 
@@ -27,6 +30,7 @@ class ImportResult:
     copied: int
     already_present: int
     not_copied: tuple[BadLine, ...] = ()
+    quarantined: int = 0
 
 
 def legacy_skills(store: Store) -> list[tuple[str, str]]:
@@ -45,48 +49,86 @@ def legacy_skills(store: Store) -> list[tuple[str, str]]:
     return found
 
 
-def _merge_missing(doc: KnowledgeDoc, lessons: list[Lesson]) -> int:
-    """Append the lessons whose text the document lacks; returns how many."""
+def _merge_missing(doc: KnowledgeDoc, lessons: list[Lesson]) -> list[Lesson]:
+    """Append the lessons whose text the document lacks; returns them."""
     present = {normalize_for_id(lesson.text) for lesson in doc.lessons()}
-    added = 0
+    added = []
     for lesson in lessons:
         key = normalize_for_id(lesson.text)
         if key not in present:
             doc.append(lesson)
             present.add(key)
-            added += 1
+            added.append(lesson)
     return added
 
 
-def _merge_into_home(store: Store, skill: str, lessons: list[Lesson], dry_run: bool) -> int:
+def _record(ledger: Ledger, lessons: list[Lesson], origin: Provenance) -> None:
+    for lesson in lessons:
+        if ledger.get(lesson.id) is None:
+            ledger.put(LessonRecord(lesson.id, lesson.text, "knowledge", origin))
+
+
+def _recorder(lessons: list[Lesson], origin: Provenance) -> Callable[[KnowledgeDoc, Ledger], None]:
+    return lambda _doc, ledger: _record(ledger, lessons, origin)
+
+
+def _merge_into_home(
+    store: Store, skill: str, lessons: list[Lesson], dry_run: bool, origin: Provenance
+) -> int:
     counts: list[int] = []
 
-    def change(doc: KnowledgeDoc) -> None:
-        counts.append(_merge_missing(doc, lessons))
+    def change(doc: KnowledgeDoc, ledger: Ledger) -> None:
+        added = _merge_missing(doc, lessons)
+        _record(ledger, added, origin)
+        counts.append(len(added))
 
     if dry_run:
-        change(store.read(skill))
+        counts.append(len(_merge_missing(store.read(skill), lessons)))
     else:
-        store.update(skill, change)
+        store.transact(skill, change)
     return counts[-1]
 
 
-def import_legacy(store: Store, dry_run: bool = False) -> list[ImportResult]:
-    """Copy legacy lessons into the home; a skill new to the home gets the file verbatim."""
+def _held_back(
+    store: Store, doc: KnowledgeDoc, screen: LessonScreen | None, origin: Provenance, dry_run: bool
+) -> int:
+    """Remove from `doc` the lessons the screen flags and quarantine them; returns how many."""
+    if screen is None:
+        return 0
+    entries = doc.entries()
+    verdicts = screen.screen_batch([(e.lesson.tag, e.lesson.text) for e in entries])
+    flagged = [(e, v.reason) for e, v in zip(entries, verdicts, strict=True) if v.quarantined]
+    doc.remove([entry for entry, _ in flagged])
+    if not dry_run:
+        for entry, reason in flagged:
+            store.quarantine(entry.lesson, reason, origin)
+    return len(flagged)
+
+
+def import_legacy(
+    store: Store, dry_run: bool = False, screen: LessonScreen | None = None
+) -> list[ImportResult]:
+    """Copy legacy lessons into the home; a skill new to the home gets the file verbatim.
+
+    With a `screen`, lessons it flags go to the skill's quarantine instead.
+    """
     results = []
+    origin = store.provenance("import")
     for skill, source in legacy_skills(store):
         text = read_text(source) or ""
         doc = KnowledgeDoc.parse(text, skill)
+        quarantined = _held_back(store, doc, screen, origin, dry_run)
         legacy = doc.lessons()
         target = store.knowledge_path(skill)
         if not os.path.exists(target):
             if not dry_run:
                 with locked(target):
                     if not os.path.exists(target):
-                        write_atomic(target, text)
-            results.append(ImportResult(skill, source, len(legacy), 0))
+                        write_atomic(target, doc.render() if quarantined else text)
+                store.transact(skill, _recorder(legacy, origin))
+            results.append(ImportResult(skill, source, len(legacy), 0, quarantined=quarantined))
             continue
-        copied = _merge_into_home(store, skill, legacy, dry_run)
+        copied = _merge_into_home(store, skill, legacy, dry_run, origin)
         bad = tuple(doc.bad_lines())
-        results.append(ImportResult(skill, source, copied, len(legacy) - copied, bad))
+        results.append(ImportResult(skill, source, copied, len(legacy) - copied, bad, quarantined))
     return results

@@ -13,12 +13,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
+from typing import Protocol
 
 from fireworks_skill_memory.memory.config import Settings
-from fireworks_skill_memory.memory.errors import InvalidLesson
+from fireworks_skill_memory.memory.errors import InvalidInput, InvalidLesson, NotFound
 from fireworks_skill_memory.memory.redact.redactor import redact
 from fireworks_skill_memory.memory.store import knowledge_files
-from fireworks_skill_memory.memory.store.archive import ArchivedLesson, append_archive
+from fireworks_skill_memory.memory.store.archive import (
+    QUARANTINE_FILE,
+    ArchivedLesson,
+    append_archive,
+    archive_path,
+    read_archive,
+)
 from fireworks_skill_memory.memory.store.eviction import to_evict
 from fireworks_skill_memory.memory.store.files import locked, read_text, write_atomic
 from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
@@ -26,12 +33,21 @@ from fireworks_skill_memory.memory.store.knowledge_files import (
     CHECKPOINTS_FILE,
     KNOWLEDGE_FILE,
 )
+from fireworks_skill_memory.memory.store.ledger import (
+    Dispute,
+    Ledger,
+    LessonRecord,
+    read_ledger,
+    records_for,
+    write_ledger,
+)
 from fireworks_skill_memory.memory.store.lesson import (
     Lesson,
     clean_text,
     new_lesson,
     normalize_for_id,
 )
+from fireworks_skill_memory.memory.store.provenance import Provenance, provenance, utc_stamp
 from fireworks_skill_memory.memory.store.skill_names import (
     skill_dirname,
     skill_from_dirname,
@@ -59,6 +75,28 @@ class Match:
 
 
 Matcher = Callable[[Sequence[Lesson], Lesson], Match]
+
+
+class ScreenResult(Protocol):
+    """What the poisoning screen says about one lesson (`memory.screen.ScreenVerdict`)."""
+
+    @property
+    def quarantined(self) -> bool: ...
+
+    @property
+    def reason(self) -> str: ...
+
+
+class LessonScreen(Protocol):
+    """The poisoning screen as the store uses it: (tag, text) pairs in, one verdict each."""
+
+    def screen_batch(self, lessons: Sequence[tuple[str | None, str]]) -> Sequence[ScreenResult]:
+        """One verdict per lesson, in order."""
+        ...
+
+
+# The ledger reason of a lesson a review approved out of the quarantine.
+APPROVED = "approved in review"
 # How many times `Store.add` decides (outside the lock) before it settles for exact matching.
 MAX_DECISIONS = 4
 
@@ -67,7 +105,7 @@ MAX_DECISIONS = 4
 class AddOutcome:
     """What `Store.add` did with one candidate lesson."""
 
-    action: str  # "added" or "merged"
+    action: str  # "added", "merged" or "quarantined"
     lesson: Lesson
     reason: str
     similarity: float | None = None
@@ -76,6 +114,10 @@ class AddOutcome:
     # a merge: the wording that is no longer in KNOWLEDGE.md, and the archive that keeps it
     folded: tuple[Lesson, ...] = ()
     archived_to: str | None = None
+    superseded: Lesson | None = None  # the lesson this one made outdated (archived)
+    contested: str | None = None  # the id of a stronger lesson it contradicts (both kept)
+    provenance: Provenance | None = None
+    quarantined_to: str | None = None
 
     @property
     def merged_wording(self) -> str | None:
@@ -86,6 +128,7 @@ class AddOutcome:
         """The outcome as a JSON record."""
         return {
             "action": self.action,
+            "decision": self.action,
             "reason": self.reason,
             "similarity": None if self.similarity is None else round(self.similarity, 4),
             "lesson": self.lesson.as_json(),
@@ -93,6 +136,35 @@ class AddOutcome:
             "merged_wording": self.merged_wording,
             "archived_to": self.archived_to,
             "evicted": [lesson.as_json() for lesson in self.evicted],
+            "superseded": None if self.superseded is None else self.superseded.as_json(),
+            "contested_with": self.contested,
+            "quarantined_to": self.quarantined_to,
+            "provenance": None if self.provenance is None else self.provenance.as_json(),
+        }
+
+
+RATINGS = ("helped", "confirmed", "irrelevant", "wrong")
+# "wrong" reports (with no "helped" between) after which a lesson leaves KNOWLEDGE.md.
+DISPUTES_TO_ARCHIVE = 2
+
+
+@dataclass(frozen=True)
+class FeedbackOutcome:
+    """What one rating did to a lesson."""
+
+    lesson: Lesson
+    rating: str
+    standing: str  # current, unverified or disputed
+    archived: bool = False
+
+    def as_json(self) -> dict[str, object]:
+        """The outcome as a JSON record."""
+        return {
+            "id": self.lesson.id,
+            "rating": self.rating,
+            "standing": self.standing,
+            "archived": self.archived,
+            "lesson": self.lesson.as_json(),
         }
 
 
@@ -240,6 +312,10 @@ class Store:
             found[skill] = SkillInfo(skill, len(self.lessons(skill)), 0, knowledge, legacy=True)
         return sorted(found.values(), key=lambda info: info.skill)
 
+    def scopes(self) -> list[str | None]:
+        """The global scope, then every skill with a folder in the home (any file in it)."""
+        return [None, *sorted(skill for skill, _ in self._skill_dirs(self.settings.skills_dir))]
+
     def sources(self) -> list[KnowledgeSource]:
         """Every knowledge file the index should mirror (global, home skills, legacy-only)."""
         result: list[KnowledgeSource] = []
@@ -274,6 +350,103 @@ class Store:
         return notes
 
     # ---- writing -----------------------------------------------------------------------
+    def provenance(self, source: str, **details: str | None) -> Provenance:
+        """A provenance record for a lesson this store writes now from `source`."""
+        return provenance(self.settings, source, now=self.now(), **details)
+
+    def records(self, skill: str | None, lessons: Sequence[Lesson]) -> dict[str, LessonRecord]:
+        """The ledger records of `lessons` (reconciled as the next write would; read-only)."""
+        return records_for(self.settings, skill, lessons, lambda: self.provenance("edit"))
+
+    def skill_hash(self, skill: str | None) -> str | None:
+        """The content hash of the skill's SKILL.md as it is now (None: none found)."""
+        from fireworks_skill_memory.memory.sessions.skill_files import skill_md_hash
+
+        try:
+            cwd: str | None = os.getcwd()
+        except OSError:  # the working folder was deleted
+            cwd = None
+        return skill_md_hash(skill, self.settings.environ, cwd)
+
+    def standings(self, skill: str | None) -> dict[str, str]:
+        """The lessons of a scope that are not `current`: id -> `unverified` or `disputed`."""
+        current = self.skill_hash(skill)
+        found = {}
+        for lesson_id, record in self.records(skill, self.lessons(skill)).items():
+            standing = record.standing(current)
+            if record.place == "knowledge" and standing != "current":
+                found[lesson_id] = standing
+        return found
+
+    def feedback(
+        self,
+        lesson_id: str,
+        rating: str,
+        *,
+        note: str = "",
+        source: str = "feedback",
+        skill: str | None = None,
+        scoped: bool = False,
+    ) -> FeedbackOutcome:
+        """Rate a lesson: `helped` (HIT + 1, month refreshed, disputes cleared), `confirmed`
+        (still true under the current SKILL.md), `wrong` (disputed; archived with the evidence
+        on the second report with no `helped` between) or `irrelevant` (nothing changes).
+
+        Looks in every scope unless `scoped` (then only in `skill`).
+        """
+        if rating not in RATINGS:
+            raise InvalidInput(f"unknown rating {rating!r}: use one of {', '.join(RATINGS)}")
+        for scope in [skill] if scoped else self.scopes():
+            if any(lesson.id == lesson_id for lesson in self.lessons(scope)):
+                return self._rate(scope, lesson_id, rating, redact(note), source)
+        raise NotFound(f"no lesson {lesson_id} in any KNOWLEDGE.md")
+
+    def _rate(
+        self, skill: str | None, lesson_id: str, rating: str, note: str, source: str
+    ) -> FeedbackOutcome:
+        outcomes: list[FeedbackOutcome] = []
+        stamp = utc_stamp(self.now())
+        current = self.skill_hash(skill)
+
+        def change(doc: KnowledgeDoc, ledger: Ledger) -> None:
+            entry = doc.find(lesson_id)
+            if entry is None:
+                return
+            lesson = entry.lesson
+            record = ledger.get(lesson_id) or LessonRecord(
+                lesson_id, lesson.text, "knowledge", self.provenance("edit")
+            )
+            archived = False
+            if rating == "helped":
+                lesson = lesson.confirmed(self.month())
+                doc.set_lesson(entry, lesson)
+                record = replace(record, helped=record.helped + 1, disputes=(), confirmed=stamp)
+                record = replace(record, skill_hash=current or record.skill_hash)
+            elif rating == "confirmed":
+                record = replace(record, confirmed=stamp, skill_hash=current or record.skill_hash)
+            elif rating == "wrong":
+                disputes = (*record.disputes, Dispute(stamp, source, note))
+                record = replace(record, disputes=disputes, changed=stamp)
+                if len(disputes) >= DISPUTES_TO_ARCHIVE:
+                    evidence = "; ".join(d.note for d in disputes if d.note) or "no evidence given"
+                    reason = f"disputed: reported wrong {len(disputes)} times: {evidence}"
+                    today = self.now().strftime("%Y-%m-%d")
+                    append_archive(self.settings, skill, [ArchivedLesson(lesson, reason, today)])
+                    doc.remove([entry])
+                    record = replace(record, place="archive", reason=reason)
+                    archived = True
+            ledger.put(record)
+            outcomes.append(FeedbackOutcome(lesson, rating, record.standing(current), archived))
+
+        self.transact(skill, change)
+        if not outcomes:
+            raise NotFound(f"no lesson {lesson_id} in KNOWLEDGE.md")
+        return outcomes[0]
+
+    def ledger(self, skill: str | None) -> Ledger:
+        """The scope's ledger as stored (every record, wherever its lesson is)."""
+        return read_ledger(self.settings, skill)
+
     def update(
         self, skill: str | None, change: Callable[[KnowledgeDoc], object]
     ) -> tuple[KnowledgeDoc, list[Lesson]]:
@@ -281,18 +454,34 @@ class Store:
 
         Returns the document as written and the lessons eviction removed (and archived).
         """
+        return self.transact(skill, lambda doc, _ledger: change(doc))
+
+    def transact(
+        self, skill: str | None, change: Callable[[KnowledgeDoc, Ledger], object]
+    ) -> tuple[KnowledgeDoc, list[Lesson]]:
+        """`update` with the scope's ledger: both change under one lock, the ledger first.
+
+        Lessons the change did not record (hand edits) are reconciled into the ledger.
+        """
         path = self.knowledge_path(skill)
         with locked(path):
             doc = self._read_for_write(skill)
+            ledger = read_ledger(self.settings, skill)
             before = doc.render()
-            change(doc)
+            change(doc, ledger)
             evicted = self._evict(doc)
-            if doc.render() != before:
-                today = self.now().strftime("%Y-%m-%d")
-                if evicted:  # nothing leaves the memory silently: evicted lessons are archived
-                    reason = f"evicted: over the limit of {self.limit(skill)} lessons"
-                    items = [ArchivedLesson(lesson, reason, today) for lesson in evicted]
-                    append_archive(self.settings, skill, items)
+            changed = doc.render() != before
+            today = self.now().strftime("%Y-%m-%d")
+            if evicted:  # nothing leaves the memory silently: evicted lessons are archived
+                reason = f"evicted: over the limit of {self.limit(skill)} lessons"
+                items = [ArchivedLesson(lesson, reason, today) for lesson in evicted]
+                append_archive(self.settings, skill, items)
+                for lesson in evicted:
+                    ledger.place(lesson.id, "archive", reason, utc_stamp(self.now()))
+            if changed or ledger.dirty:
+                ledger.reconcile(doc.lessons(), lambda: self.provenance("edit"))
+            write_ledger(self.settings, ledger)
+            if changed:
                 doc.touch(today)
                 write_atomic(path, doc.render())
         return doc, evicted
@@ -304,35 +493,71 @@ class Store:
         tag: str | None = None,
         *,
         matcher: Matcher | None = exact_matcher,
+        screen: LessonScreen | None = None,
+        origin: Provenance | None = None,
         dry_run: bool = False,
     ) -> AddOutcome:
         """Add one lesson, or merge it into the lesson it restates (HIT + 1).
 
-        The matcher may load a model, embed or ask an LLM, so it runs with no lock held,
-        on the lessons as read; under the lock the decision is replayed on the lessons as
-        they are then (`replay`), and made again outside the lock when they changed in a
-        way that matters. `matcher=None` adds without looking for a twin.
+        With a `screen`, a lesson it flags goes to the quarantine instead (never merged,
+        never injected). `origin` is the lesson's provenance (default: `add`, now).
+        The matcher and the screen may load a model, embed or ask an LLM, so they run with
+        no lock held, on the lessons as read; under the lock the decision is replayed on
+        the lessons as they are then (`replay`), and made again outside the lock when they
+        changed in a way that matters. `matcher=None` adds without looking for a twin.
         """
         if skill is not None:
             validate_skill(skill)
         candidate = new_lesson(redact(clean_text(text)), skill=skill, month=self.month(), tag=tag)
+        origin = origin or self.provenance("add")
+        if screen is not None and not self._approved(skill, candidate):
+            (verdict,) = screen.screen_batch([(candidate.tag, candidate.text)])
+            if verdict.quarantined:
+                return self.quarantine(candidate, verdict.reason, origin, dry_run=dry_run)
         if dry_run:
             doc = self.read(skill)
             return self._apply(doc, candidate, decide(matcher, doc.lessons(), candidate).match)
         if matcher is None or matcher is exact_matcher:
             # deciding is a text comparison: decide under the lock, on the lessons as they are
-            return self._commit(skill, candidate, lambda now: decide(matcher, now, candidate).match)
+            return self._commit(
+                candidate, origin, lambda now: decide(matcher, now, candidate).match
+            )
         decision = None
         for _ in range(MAX_DECISIONS):
             decision = decide(matcher, self.lessons(skill), candidate)  # no lock held
             try:
-                return self._commit(skill, candidate, partial(replay, decision, candidate))
+                return self._commit(candidate, origin, partial(replay, decision, candidate))
             except _Stale:
                 continue
         # The file changed under every decision: keep the last one as far as it still holds,
         # with exact-text matching only. The lesson is never lost.
         assert decision is not None
-        return self._commit(skill, candidate, partial(replay, decision, candidate, exact_only=True))
+        return self._commit(
+            candidate, origin, partial(replay, decision, candidate, exact_only=True)
+        )
+
+    def quarantine(
+        self, lesson: Lesson, reason: str, origin: Provenance, *, dry_run: bool = False
+    ) -> AddOutcome:
+        """Keep `lesson` in its scope's QUARANTINE.md (once), recorded with why and whence."""
+        skill = lesson.skill
+        path: str | None = None
+        if not dry_run:
+            today = self.now().strftime("%Y-%m-%d")
+            stamp = utc_stamp(self.now())
+
+            def change(_doc: KnowledgeDoc, ledger: Ledger) -> None:
+                nonlocal path
+                path = archive_path(self.settings, skill, QUARANTINE_FILE)
+                shelved = read_archive(self.settings, skill, QUARANTINE_FILE)
+                if all(item.lesson.id != lesson.id for item in shelved):
+                    item = ArchivedLesson(lesson, f"quarantined: {reason}", today)
+                    append_archive(self.settings, skill, [item], QUARANTINE_FILE)
+                record = LessonRecord(lesson.id, lesson.text, "quarantine", origin, reason, stamp)
+                ledger.put(record)
+
+            self.transact(skill, change)
+        return AddOutcome("quarantined", lesson, reason, provenance=origin, quarantined_to=path)
 
     def checkpoint(self, skill: str, note: str) -> Checkpoint:
         """Append a raw note to the skill's CHECKPOINTS.md."""
@@ -376,27 +601,79 @@ class Store:
         return removed
 
     # ---- internals ---------------------------------------------------------------------
+    def _approved(self, skill: str | None, candidate: Lesson) -> bool:
+        """True when a review approved this exact lesson (the screen is not asked again)."""
+        record = read_ledger(self.settings, skill).get(candidate.id)
+        return record is not None and record.place == "knowledge" and record.reason == APPROVED
+
     def _commit(
-        self, skill: str | None, candidate: Lesson, resolve: Callable[[Sequence[Lesson]], Match]
+        self, candidate: Lesson, origin: Provenance, resolve: Callable[[Sequence[Lesson]], Match]
     ) -> AddOutcome:
         """Under the lock: resolve the match on the lessons as they are, apply it, write.
 
-        The wording a merge does not keep goes to ARCHIVE.md before KNOWLEDGE.md is
-        replaced, so a crash in between loses nothing.
+        The wording a merge does not keep, and a lesson the candidate supersedes, go to
+        ARCHIVE.md before KNOWLEDGE.md is replaced, so a crash in between loses nothing.
         """
         outcomes: list[AddOutcome] = []
+        skill = candidate.skill
 
-        def change(doc: KnowledgeDoc) -> None:
+        def change(doc: KnowledgeDoc, ledger: Ledger) -> None:
             outcome = self._apply(doc, candidate, resolve(doc.lessons()), write=True)
+            outcome = replace(outcome, provenance=origin)
+            self._record(ledger, outcome, origin)
+            today = self.now().strftime("%Y-%m-%d")
+            shelved: list[ArchivedLesson] = []
             if outcome.folded:
                 reason = f"merged into {outcome.lesson.id}"
-                today = self.now().strftime("%Y-%m-%d")
-                items = [ArchivedLesson(lesson, reason, today) for lesson in outcome.folded]
-                outcome = replace(outcome, archived_to=append_archive(self.settings, skill, items))
+                shelved += [ArchivedLesson(lesson, reason, today) for lesson in outcome.folded]
+            if outcome.superseded is not None:
+                reason = f"superseded by {outcome.lesson.id}: {outcome.reason}"
+                shelved.append(ArchivedLesson(outcome.superseded, reason, today))
+            if shelved:
+                archive = append_archive(self.settings, skill, shelved)
+                outcome = replace(outcome, archived_to=archive)
             outcomes.append(outcome)
 
-        _, evicted = self.update(skill, change)
+        _, evicted = self.transact(skill, change)
         return replace(outcomes[0], evicted=tuple(evicted))
+
+    def _record(self, ledger: Ledger, outcome: AddOutcome, origin: Provenance) -> None:
+        """The ledger side of an add: who wrote what, where merged or superseded lessons went."""
+        stamp = utc_stamp(self.now())
+        lesson = outcome.lesson
+        if outcome.action == "merged" and outcome.merged_from is not None:
+            target = outcome.merged_from
+            if ledger.get(target.id) is None:
+                ledger.put(LessonRecord(target.id, target.text, "knowledge", origin))
+            ledger.rename(target.id, lesson, stamp)
+            record = ledger.get(lesson.id)
+            assert record is not None
+            current = self.skill_hash(lesson.skill) or record.skill_hash
+            ledger.put(replace(record, confirmed=stamp, skill_hash=current))
+            for folded in outcome.folded:
+                if folded.id != lesson.id and ledger.get(folded.id) is None:
+                    why = f"merged into {lesson.id}"
+                    ledger.put(LessonRecord(folded.id, folded.text, "archive", origin, why, stamp))
+            return
+        current = self.skill_hash(lesson.skill)
+        ledger.put(
+            LessonRecord(
+                lesson.id, lesson.text, "knowledge", origin, changed=stamp, skill_hash=current
+            )
+        )
+        if outcome.superseded is not None:
+            reason = f"superseded by {lesson.id}: {outcome.reason}"
+            old = outcome.superseded
+            if ledger.get(old.id) is None:
+                ledger.put(LessonRecord(old.id, old.text, "knowledge", self.provenance("edit")))
+            ledger.place(old.id, "archive", reason, stamp)
+        if outcome.contested is not None:
+            record = ledger.get(lesson.id)
+            assert record is not None
+            ledger.put(replace(record, contested_with=outcome.contested))
+            other = ledger.get(outcome.contested)
+            if other is not None:
+                ledger.put(replace(other, contested_with=lesson.id))
 
     def _apply(
         self, doc: KnowledgeDoc, candidate: Lesson, match: Match, *, write: bool = False
@@ -404,9 +681,20 @@ class Store:
         """The outcome of `match` on `doc`; with `write`, `doc` is changed accordingly."""
         entry = doc.find(match.target_id) if match.target_id is not None else None
         if entry is None:
+            old = doc.find(match.supersedes) if match.supersedes is not None else None
+            contested = match.contested if match.contested and doc.find(match.contested) else None
             if write:
+                if old is not None:
+                    doc.remove([old])
                 doc.append(candidate)
-            return AddOutcome("added", candidate, match.reason, match.similarity)
+            return AddOutcome(
+                "added",
+                candidate,
+                match.reason,
+                match.similarity,
+                superseded=None if old is None else old.lesson,
+                contested=contested,
+            )
         target = entry.lesson
         wording = redact(match.text) if match.text else target.text
         merged = target.confirmed(self.month(), text=wording)

@@ -1,0 +1,73 @@
+"""Feedback and staleness in the ranking: a disputed lesson ranks below every undisputed one,
+an unverified one (its SKILL.md changed since) a little lower than its score says.
+
+The standings come from the lesson ledger beside the markdown; they are cached until the
+ledger, the knowledge file or the skill's SKILL.md changes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+from fireworks_skill_memory.memory.retrieval.inject import Hit
+from fireworks_skill_memory.memory.store.ledger import ledger_path
+from fireworks_skill_memory.memory.store.markdown_store import Store
+
+# Subtracted from an unverified lesson's score (scores are on the cosine scale): enough to
+# let a current lesson of nearly the same score go first, never enough to pass a clear winner.
+UNVERIFIED_DEMOTION = 0.05
+
+
+def by_standing(hits: Sequence[Hit], standings: Mapping[str, str]) -> list[Hit]:
+    """`hits` reordered: undisputed first (unverified ones demoted), disputed last."""
+    if not standings:
+        return list(hits)
+
+    demote = any(standings.get(hit.lesson.id) == "unverified" for hit in hits)
+
+    def key(item: tuple[int, Hit]) -> tuple[bool, float, int]:
+        position, hit = item
+        standing = standings.get(hit.lesson.id, "current")
+        if not demote:  # only disputed ones move: the ranking's own order stays
+            return (standing == "disputed", 0.0, position)
+        demotion = UNVERIFIED_DEMOTION if standing == "unverified" else 0.0
+        return (standing == "disputed", -(hit.score - demotion), position)
+
+    return [hit for _, hit in sorted(enumerate(hits), key=key)]
+
+
+class StandingCache:
+    """Each scope's standings, read again only when one of the files behind them changed."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._cache: dict[str | None, tuple[tuple[object, ...], dict[str, str]]] = {}
+
+    def get(self, skill: str | None) -> dict[str, str]:
+        """id -> `unverified` or `disputed` for the scope's lessons that are not current."""
+        key = self._key(skill)
+        cached = self._cache.get(skill)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        standings = self.store.standings(skill)
+        self._cache[skill] = (key, standings)
+        return standings
+
+    def _key(self, skill: str | None) -> tuple[object, ...]:
+        from fireworks_skill_memory.memory.sessions.skill_files import skill_md_path
+
+        settings = self.store.settings
+        skill_md = None if skill is None else skill_md_path(skill, settings.environ)
+        paths = [ledger_path(settings, skill), self.store.knowledge_path(skill), skill_md]
+        return tuple(_stamp(path) for path in paths)
+
+
+def _stamp(path: str | None) -> tuple[int, int, int] | None:
+    if path is None:
+        return None
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
