@@ -1,10 +1,13 @@
-"""Dedup policy: does a new lesson restate one the skill already has?
+"""Dedup policy: does a new lesson restate, outdate or add to the ones a skill has?
 
 For a candidate and the skill's lessons: exact or normalized-text match -> merge; otherwise
-the pair rule of `memory.dedup.rules` on the nearest lessons by cosine (plain text
-embeddings, the scale the thresholds were calibrated on): MERGE merges (HIT + 1, clearer
-wording, month refreshed), GREY asks the judge ("same lesson?") when one is configured and
-adds when there is none or it fails, ADD adds. Nothing is ever dropped on a doubt.
+the three-way decision of `memory.dedup.supersede` (built on the pair rule of
+`memory.dedup.rules`) on the nearest lessons by cosine (plain text embeddings, the scale the
+thresholds were calibrated on): MERGE merges (HIT + 1, clearer wording, month refreshed);
+SUPERSEDE adds the candidate and names the nearest outdated lesson in `Match.supersedes`
+(or in `Match.contested` when that lesson has much stronger evidence, see
+`outweighs`); KEEP_BOTH adds, after asking the judge ("same lesson?") about a grey-band
+pair when one is configured. Nothing is ever dropped on a doubt.
 
 `Store.add` calls the matcher with no lock held and may call it again when the skill changed
 meanwhile, so vectors and judge verdicts are cached by text: a second call embeds only the
@@ -19,12 +22,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from fireworks_skill_memory.memory.config import Settings
-from fireworks_skill_memory.memory.dedup.rules import (
-    DEFAULT_THRESHOLDS,
-    DedupThresholds,
-    Verdict,
-    clearer_wording,
-    decide_pair,
+from fireworks_skill_memory.memory.dedup.rules import Verdict, clearer_wording
+from fireworks_skill_memory.memory.dedup.supersede import (
+    DEFAULT_SUPERSEDE_THRESHOLDS,
+    GUARDS,
+    Decision,
+    Supersession,
+    SupersessionThresholds,
+    decide_supersession,
 )
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import Match, Matcher, exact_matcher
@@ -37,6 +42,18 @@ if TYPE_CHECKING:
 Judge = Callable[[str, str], "bool | None"]
 NEAREST = 5
 VECTOR_CACHE = 4096
+# "The newer lesson wins unless the older has much stronger evidence": an outdated-looking
+# lesson with at least CONTESTED_MIN_HITS HITs and CONTESTED_RATIO times the candidate's is
+# kept and the pair marked for review instead. Five HITs is five sessions that re-learned it.
+CONTESTED_MIN_HITS = 5
+CONTESTED_RATIO = 3
+
+
+def outweighs(old: Lesson, new: Lesson) -> bool:
+    """True when ``old`` has much stronger evidence (HITs) than ``new``."""
+    return old.hit_count >= CONTESTED_MIN_HITS and old.hit_count >= CONTESTED_RATIO * max(
+        new.hit_count, 1
+    )
 
 
 class SemanticMatcher:
@@ -46,7 +63,7 @@ class SemanticMatcher:
         self,
         embedder: EmbeddingModel,
         judge: Judge | None = None,
-        thresholds: DedupThresholds = DEFAULT_THRESHOLDS,
+        thresholds: SupersessionThresholds = DEFAULT_SUPERSEDE_THRESHOLDS,
     ) -> None:
         self.embedder = embedder
         self.judge = judge
@@ -73,6 +90,19 @@ class SemanticMatcher:
             self._verdicts[key] = judge(existing, candidate)
         return self._verdicts[key]
 
+    def decide(self, existing: Lesson, candidate: Lesson, similarity: float) -> Supersession:
+        """The three-way decision for one (existing, candidate) pair at a known cosine."""
+        return decide_supersession(
+            existing.text,
+            candidate.text,
+            similarity,
+            old_tag=existing.tag,
+            new_tag=candidate.tag,
+            old_month=existing.month,
+            new_month=candidate.month,
+            t=self.thresholds,
+        )
+
     def __call__(self, existing: Sequence[Lesson], candidate: Lesson) -> Match:
         exact = exact_matcher(existing, candidate)
         if exact.target_id is not None or not existing:
@@ -82,15 +112,21 @@ class SemanticMatcher:
         nearest = sorted(range(len(existing)), key=lambda i: -float(similarities[i]))[:NEAREST]
         best = float(similarities[nearest[0]])
         grey_reason = None
+        outdated: tuple[Lesson, Supersession] | None = None
         for i in nearest:
             target = existing[i]
-            decision = decide_pair(
-                target.text, candidate.text, float(similarities[i]), self.thresholds
-            )
-            if decision.verdict is Verdict.MERGE:
+            decision = self.decide(target, candidate, float(similarities[i]))
+            if decision.decision is Decision.MERGE:
                 wording = clearer_wording(target.text, candidate.text)
                 return Match(target.id, decision.reason, decision.similarity, wording)
-            if decision.verdict is not Verdict.GREY or grey_reason is not None:
+            if decision.decision is Decision.SUPERSEDE:
+                outdated = outdated or (target, decision)
+                continue
+            if (
+                decision.dedup_verdict is not Verdict.GREY
+                or decision.reason in GUARDS
+                or grey_reason is not None
+            ):
                 continue
             if self.judge is None:
                 grey_reason = "grey-band, no judge"
@@ -101,9 +137,18 @@ class SemanticMatcher:
                 wording = clearer_wording(target.text, candidate.text)
                 return Match(target.id, "judge:same", decision.similarity, wording)
             grey_reason = "judge:different" if verdict is False else "grey-band, judge failed"
+        if outdated is not None:
+            return _supersession_match(outdated[0], candidate, outdated[1])
         if grey_reason is not None:
             return Match(None, grey_reason, best)
         return Match(None, "below-band", best)
+
+
+def _supersession_match(old: Lesson, candidate: Lesson, decision: Supersession) -> Match:
+    if outweighs(old, candidate):
+        reason = f"contested ({decision.reason}): the old lesson has {old.hit_count} HITs"
+        return Match(None, reason, decision.similarity, contested=old.id)
+    return Match(None, f"supersedes ({decision.reason})", decision.similarity, supersedes=old.id)
 
 
 def matcher_for(settings: Settings, judge: Judge | None = None) -> Matcher:

@@ -1,0 +1,184 @@
+"""`eval supersede`: decide labelled (old, new) lesson pairs the way `add` would, and score them.
+
+Each pair's new lesson is offered to a skill holding only its old lesson, through the
+`SemanticMatcher` with no judge: a merge target -> ``merge``; ``supersedes`` or ``contested``
+-> ``supersede``; otherwise ``keep_both``. A lesson is *lost* when a still-true one is merged
+away or archived (``keep_both`` or ``supersede`` decided ``merge``, ``keep_both`` decided
+``supersede``); *retired* is the share of ``supersede`` pairs decided ``supersede``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
+from fireworks_skill_memory.memory.dedup.supersede import Decision
+from fireworks_skill_memory.memory.errors import InvalidInput
+from fireworks_skill_memory.memory.store.lesson import Lesson
+
+if TYPE_CHECKING:
+    from fireworks_skill_memory.models.embedders import EmbeddingModel
+
+DECISIONS = tuple(d.value for d in Decision)
+
+
+@dataclass(frozen=True)
+class SupersedePair:
+    """One line of a pairs file: an old and a new lesson of a skill, maybe labelled."""
+
+    id: str
+    old: Lesson
+    new: Lesson
+    label: str | None = None
+    kind: str | None = None
+
+
+@dataclass(frozen=True)
+class PairOutcome:
+    """The decision on one pair, with the matcher's reason and cosine."""
+
+    id: str
+    decision: str
+    reason: str
+    similarity: float | None
+
+
+@dataclass(frozen=True)
+class KindFigures:
+    """Figures over one group of labelled pairs."""
+
+    n: int
+    correct: int
+    lost: int
+    outdated: int
+    retired: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.n if self.n else 0.0
+
+    @property
+    def lost_rate(self) -> float:
+        return self.lost / self.n if self.n else 0.0
+
+    @property
+    def retired_share(self) -> float | None:
+        return self.retired / self.outdated if self.outdated else None
+
+
+@dataclass(frozen=True)
+class SupersedeReport:
+    """Confusion matrix (label -> decision -> count) and figures overall and per kind."""
+
+    confusion: Mapping[str, Mapping[str, int]]
+    overall: KindFigures
+    by_kind: Mapping[str, KindFigures]
+    decided: Mapping[str, int]
+
+
+def _lesson(raw: object, skill: str | None, where: str) -> Lesson:
+    if not isinstance(raw, dict) or not isinstance(raw.get("text"), str) or not raw["text"]:
+        raise InvalidInput(f"{where}: needs an object with a non-empty 'text'")
+    tag, month = raw.get("tag"), raw.get("month")
+    return Lesson(
+        text=raw["text"],
+        tag=tag if isinstance(tag, str) else None,
+        month=month if isinstance(month, str) else None,
+        skill=skill,
+    )
+
+
+def parse_pair(item: Mapping[str, object], where: str) -> SupersedePair:
+    """A :class:`SupersedePair` from one decoded line; InvalidInput names what is wrong."""
+    skill = item.get("skill")
+    skill = skill if isinstance(skill, str) and skill else "pairs"
+    label, kind = item.get("label"), item.get("kind")
+    if label is not None and label not in DECISIONS:
+        raise InvalidInput(f"{where}: label must be one of {', '.join(DECISIONS)}")
+    return SupersedePair(
+        id=str(item.get("id", where)),
+        old=_lesson(item.get("old"), skill, f"{where}: old"),
+        new=_lesson(item.get("new"), skill, f"{where}: new"),
+        label=label if isinstance(label, str) else None,
+        kind=kind if isinstance(kind, str) else None,
+    )
+
+
+def read_pairs(path: str) -> list[SupersedePair]:
+    """The pairs of a JSONL file (blank lines skipped); InvalidInput names the bad line."""
+    pairs = []
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    item = json.loads(line)
+                except ValueError:
+                    raise InvalidInput(f"{path}:{number}: not JSON") from None
+                if not isinstance(item, dict):
+                    raise InvalidInput(f"{path}:{number}: not a JSON object")
+                pairs.append(parse_pair(item, f"{path}:{number}"))
+    except OSError as error:
+        raise InvalidInput(f"cannot read {path}: {error.strerror}") from None
+    return pairs
+
+
+def decide_pairs(pairs: Sequence[SupersedePair], embedder: EmbeddingModel) -> list[PairOutcome]:
+    """Offer each pair's new lesson to a skill holding its old one (no judge)."""
+    matcher = SemanticMatcher(embedder, judge=None)
+    outcomes = []
+    for pair in pairs:
+        match = matcher([pair.old], pair.new)
+        if match.target_id is not None:
+            decision = Decision.MERGE
+        elif match.supersedes is not None or match.contested is not None:
+            decision = Decision.SUPERSEDE
+        else:
+            decision = Decision.KEEP_BOTH
+        similarity = None if match.similarity is None else round(float(match.similarity), 4)
+        outcomes.append(PairOutcome(pair.id, decision.value, match.reason, similarity))
+    return outcomes
+
+
+def _is_lost(label: str, decision: str) -> bool:
+    if decision == Decision.MERGE.value:
+        return label != Decision.MERGE.value
+    return label == Decision.KEEP_BOTH.value and decision == Decision.SUPERSEDE.value
+
+
+def _figures(items: Sequence[tuple[str, str]]) -> KindFigures:
+    outdated = [d for label, d in items if label == Decision.SUPERSEDE.value]
+    return KindFigures(
+        n=len(items),
+        correct=sum(1 for label, d in items if label == d),
+        lost=sum(1 for label, d in items if _is_lost(label, d)),
+        outdated=len(outdated),
+        retired=sum(1 for d in outdated if d == Decision.SUPERSEDE.value),
+    )
+
+
+def supersede_report(
+    pairs: Sequence[SupersedePair], outcomes: Sequence[PairOutcome]
+) -> SupersedeReport:
+    """Score decisions against the labels (unlabelled pairs count only in ``decided``)."""
+    confusion = {label: dict.fromkeys(DECISIONS, 0) for label in DECISIONS}
+    groups: dict[str, list[tuple[str, str]]] = {}
+    labelled = []
+    for pair, outcome in zip(pairs, outcomes, strict=True):
+        if pair.label is None:
+            continue
+        confusion[pair.label][outcome.decision] += 1
+        labelled.append((pair.label, outcome.decision))
+        groups.setdefault(pair.kind or "unknown", []).append((pair.label, outcome.decision))
+    decided = Counter(o.decision for o in outcomes)
+    return SupersedeReport(
+        confusion=confusion,
+        overall=_figures(labelled),
+        by_kind={kind: _figures(items) for kind, items in sorted(groups.items())},
+        decided={d: decided.get(d, 0) for d in DECISIONS},
+    )
