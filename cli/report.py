@@ -15,6 +15,10 @@ def describe(outcome: Mapping[str, object]) -> str:
     lesson = outcome["lesson"]
     assert isinstance(lesson, Mapping)
     similarity = outcome.get("similarity")
+    if outcome["action"] == "quarantined":
+        where = outcome.get("quarantined_to")
+        kept = f"kept in {where}; " if where else ""
+        return f"quarantined: {outcome['reason']}\n  ({kept}never injected; `skill-memory review`)"
     if outcome["action"] == "merged":
         how = str(outcome["reason"]) + (
             "" if similarity is None else f", similarity {similarity:.2f}"
@@ -27,6 +31,12 @@ def describe(outcome: Mapping[str, object]) -> str:
             line += f"\n  (the folded-in wording is kept in {archived})" if archived else ""
     else:
         line = f"added {lesson['id']}: [{lesson['tag']}] {lesson['text']}"
+        superseded = outcome.get("superseded")
+        if isinstance(superseded, Mapping):
+            line += f"\n  superseded {superseded['id']}: {superseded['text']} (archived)"
+        if outcome.get("contested_with"):
+            line += f"\n  contradicts {outcome['contested_with']}, which has more HITs: both kept"
+            line += " (`skill-memory review` lists the pair)"
         if similarity is not None:
             line += (
                 f"\n  (nearest existing lesson: similarity {similarity:.2f}, {outcome['reason']})"

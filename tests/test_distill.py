@@ -497,8 +497,8 @@ def test_null_backend_is_skipped(env: dict[str, str], tmp_path: Path) -> None:
     assert (result.status, result.reason) == ("skipped", "the distiller backend is null")
 
 
-EXISTING = "Set the pip timeout to 30 seconds with --timeout on slow package mirrors."
-GREY = "Set the pip timeout to 60 seconds with --timeout on slow package mirrors."
+EXISTING = "Set the pip timeout with --timeout on slow package mirrors."
+GREY = "Set a longer wait for pip on slow mirrors."  # grey band, no changed fact
 
 
 @pytest.mark.parametrize(
@@ -528,7 +528,7 @@ def test_grey_band_candidate_asks_the_judge(
     stored = Store(settings).lessons(SKILL)
     assert len(stored) == lessons
     judge_bodies = [b for b in server.bodies() if JUDGE_SCHEMA_NAME in offered_tool_names(b)]
-    assert judge_bodies and "30 seconds" in judge_bodies[0]["messages"][0]["content"]
+    assert judge_bodies and "--timeout" in judge_bodies[0]["messages"][0]["content"]
     if lessons == 1:
         assert stored[0].hits == 2
     assert result.calls == 2  # a call is counted once, whatever its HTTP retries

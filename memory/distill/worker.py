@@ -11,13 +11,17 @@ One run holds the per-home lock `<home>/run/distill.lock` and:
 3. asks the backend once, parses 0-3 candidates per skill and 0-2 global ones;
 4. decides every candidate against the store first (dedup, with the LLM judge for the grey
    band), then writes them skill by skill through `Store.add` (each write locked and atomic);
-5. syncs the index for the touched scopes (the service's `sync` op, else in-process), updates
+5. applies the reply's ratings of the lessons injected during the session (`Store.feedback`,
+   source `distill`; ids that were not injected are ignored, each lesson is rated once per
+   session);
+6. syncs the index for the touched scopes (the service's `sync` op, else in-process), updates
    the usage statistics and appends one JSON line to the distill log.
 
 A backend failure writes no lesson. State files, all replaced atomically:
 
 - `<home>/run/distill-state.json`: `{"version": 1, "day": "YYYY-MM-DD" (UTC), "calls": N,
-  "tokens": N, "eligible": N, "sessions": {id: {"t", "picked", "distilled", "last_call"}}}`;
+  "tokens": N, "eligible": N, "sessions": {id: {"t", "picked", "distilled", "last_call",
+  "rated"}}}` (`rated`: the lesson ids this session already rated);
 - `settings.stats_file`: `{skill: {"uses", "sessions", "last_used", "lessons_added",
   "lessons_merged"}}` (keys of the original tool's file are kept);
 - `settings.distill_log`: one JSON object per run (appended).
@@ -34,7 +38,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Literal
@@ -42,14 +46,18 @@ from typing import TYPE_CHECKING, Literal
 from fireworks_skill_memory.memory.appender import append_line, log_entry
 from fireworks_skill_memory.memory.config import Settings, load_settings
 from fireworks_skill_memory.memory.distill.request import (
+    INJECTED,
     MAX_GLOBAL,
     MAX_PER_SKILL,
     REPLY_MAX_TOKENS,
     Candidate,
+    InjectedLesson,
+    Rating,
     Seed,
     build_request,
     make_judge,
     nearest_lessons,
+    parse_ratings,
     parse_response,
     session_query,
 )
@@ -57,12 +65,16 @@ from fireworks_skill_memory.memory.errors import (
     InvalidInput,
     InvalidLesson,
     LockTimeout,
+    NotFound,
     SkillMemoryError,
 )
 from fireworks_skill_memory.memory.locks import hold_lock
 from fireworks_skill_memory.memory.redact.redactor import redact, redact_obj
+from fireworks_skill_memory.memory.retrieval.usage import injected_in_session
 from fireworks_skill_memory.memory.sessions import session_files
 from fireworks_skill_memory.memory.sessions.readers import (
+    CLAUDE,
+    CODEX,
     SessionDigest,
     read_claude_transcript,
     read_codex_rollout,
@@ -73,7 +85,7 @@ from fireworks_skill_memory.memory.store.files import (
     read_text,
     write_atomic,
 )
-from fireworks_skill_memory.memory.store.lesson import Lesson, new_lesson
+from fireworks_skill_memory.memory.store.lesson import DEFAULT_TAG, Lesson, new_lesson
 from fireworks_skill_memory.memory.store.markdown_store import (
     AddOutcome,
     Match,
@@ -81,6 +93,7 @@ from fireworks_skill_memory.memory.store.markdown_store import (
     Store,
     exact_matcher,
 )
+from fireworks_skill_memory.memory.store.provenance import Provenance
 from fireworks_skill_memory.models.errors import BackendError, BackendUnavailable
 
 if TYPE_CHECKING:
@@ -107,10 +120,35 @@ BACKEND_TIMEOUT = 60.0
 BACKEND_ATTEMPTS = 3
 SERVICE_SYNC_TIMEOUT = 30.0
 JUDGE_TOKENS_ESTIMATE = 400
+CHANGES_RANKING = ("helped", "wrong")  # ratings that change what the index ranks by
 
 
 class DistillFailed(SkillMemoryError):
     """A distillation that was asked for stored nothing (backend failure or a skip)."""
+
+
+@dataclass(frozen=True)
+class RatingOutcome:
+    """What the distiller's rating of an injected lesson did (`skipped`: why it did nothing)."""
+
+    rating: Rating
+    skill: str | None
+    standing: str | None = None
+    archived: bool = False
+    skipped: str | None = None
+
+    def as_json(self) -> dict[str, object]:
+        """The outcome as a JSON record."""
+        return {
+            "id": self.rating.id,
+            "skill": self.skill,
+            "rating": self.rating.rating,
+            "evidence": self.rating.evidence,
+            "applied": self.skipped is None,
+            "standing": self.standing,
+            "archived": self.archived,
+            "skipped": self.skipped,
+        }
 
 
 @dataclass(frozen=True)
@@ -128,6 +166,7 @@ class DistillResult:
     error: str | None = None
     request_chars: int = 0
     index: str = ""
+    ratings: tuple[RatingOutcome, ...] = ()
 
     @property
     def added(self) -> list[AddOutcome]:
@@ -138,6 +177,11 @@ class DistillResult:
     def merged(self) -> list[AddOutcome]:
         """Outcomes that merged into an existing lesson."""
         return [outcome for outcome in self.outcomes if outcome.action == "merged"]
+
+    @property
+    def quarantined(self) -> list[AddOutcome]:
+        """Outcomes the poisoning screen held back."""
+        return [outcome for outcome in self.outcomes if outcome.action == "quarantined"]
 
     def as_json(self) -> dict[str, object]:
         """The result as a JSON-ready dict (the distill log line without time and timing)."""
@@ -163,6 +207,7 @@ class DistillResult:
                 }
                 for o in self.outcomes
             ],
+            "ratings": [rating.as_json() for rating in self.ratings],
         }
 
 
@@ -221,6 +266,7 @@ class _Run:
         outcomes: Sequence[AddOutcome] = (),
         request_chars: int = 0,
         index: str = "",
+        ratings: Sequence[RatingOutcome] = (),
     ) -> DistillResult:
         return DistillResult(
             status,
@@ -234,6 +280,7 @@ class _Run:
             error=error,
             request_chars=request_chars,
             index=index,
+            ratings=tuple(ratings),
         )
 
 
@@ -368,7 +415,10 @@ def _pipeline(run: _Run, material: Material) -> DistillResult:
         embedder=run.get_embedder() if run.semantic else None,
         semantic=run.semantic,
     )
-    request = build_request(digest, material.seeds, nearest, settings, notes=material.notes)
+    injected = injected_lessons(settings, sid, state.rated(sid))
+    request = build_request(
+        digest, material.seeds, nearest, settings, notes=material.notes, injected=injected
+    )
     size = len(request.system) + len(request.user)
     reply = _ask(run, state, backend, request, sid)
     if isinstance(reply, DistillResult):
@@ -376,7 +426,15 @@ def _pipeline(run: _Run, material: Material) -> DistillResult:
     candidates = parse_response(
         reply, digest.skills_used, per_skill=run.per_skill, global_max=MAX_GLOBAL
     )
-    outcomes, write_error = _write(run, _decide(run, state, backend, candidates))
+    origin = _origin(run, backend, digest, sid)
+    admitted, held = _screen(run, state, backend, candidates)
+    outcomes, write_error = _write(run, _decide(run, state, backend, admitted), origin)
+    if write_error is None:
+        outcomes, write_error = _quarantine(run, held, origin, outcomes)
+    rated: list[RatingOutcome] = []
+    if write_error is None:
+        rated = _apply_ratings(run, parse_ratings(reply, injected), injected)
+        state.mark_rated(sid, [outcome.rating.id for outcome in rated])
     if write_error is not None:
         return run.result(
             "failed",
@@ -390,15 +448,103 @@ def _pipeline(run: _Run, material: Material) -> DistillResult:
     state.mark_distilled(sid, digest)
     state.save()
     stored = f"{len(outcomes)} of {len(candidates)} candidates stored"
+    reason = stored if candidates else "the distiller found no new lesson"
+    applied = sum(outcome.skipped is None for outcome in rated)
+    if rated:
+        reason += f"; {applied} of {len(rated)} ratings applied"
+    touched = [outcome.lesson.skill for outcome in outcomes]
+    touched += [outcome.skill for outcome in rated if outcome.rating.rating in CHANGES_RANKING]
     return run.result(
         "stored",
-        stored if candidates else "the distiller found no new lesson",
+        reason,
         sid,
         candidates=candidates,
         outcomes=outcomes,
         request_chars=size,
-        index=_sync_index(run, outcomes),
+        index=_sync_index(run, touched),
+        ratings=rated,
     )
+
+
+def injected_lessons(
+    settings: Settings, session_id: str, rated: Collection[str] = ()
+) -> list[InjectedLesson]:
+    """The lessons injected during the session that are still in a KNOWLEDGE.md (at most
+    `INJECTED`), with their standing, leaving out the ones the session already `rated`."""
+    pairs = injected_in_session(settings, session_id)
+    store = Store(settings)
+    scopes: dict[str | None, tuple[dict[str, Lesson], dict[str, str]]] = {}
+    found: dict[str, InjectedLesson] = {}
+    for skill, lesson_id in pairs:
+        if lesson_id in rated or lesson_id in found:
+            continue
+        for scope in (skill, None):  # a global lesson is logged under the skill it came with
+            lessons, standings = _scope_state(store, scope, scopes)
+            lesson = lessons.get(lesson_id)
+            if lesson is not None:
+                found[lesson_id] = InjectedLesson(
+                    lesson_id,
+                    scope,
+                    lesson.tag or DEFAULT_TAG,
+                    lesson.text,
+                    standings.get(lesson_id, "current"),
+                )
+                break
+        if len(found) >= INJECTED:
+            break
+    return list(found.values())
+
+
+def _scope_state(
+    store: Store,
+    scope: str | None,
+    cache: dict[str | None, tuple[dict[str, Lesson], dict[str, str]]],
+) -> tuple[dict[str, Lesson], dict[str, str]]:
+    """A scope's lessons by id and their standings, read once per run (nothing for a bad name)."""
+    if scope not in cache:
+        try:
+            cache[scope] = (
+                {lesson.id: lesson for lesson in store.lessons(scope)},
+                store.standings(scope),
+            )
+        except (SkillMemoryError, OSError):
+            cache[scope] = ({}, {})
+    return cache[scope]
+
+
+def _apply_ratings(
+    run: _Run, ratings: Sequence[Rating], injected: Sequence[InjectedLesson]
+) -> list[RatingOutcome]:
+    """Apply the ratings of lessons injected in the session (`Store.feedback`, one at a time).
+
+    A lesson that is gone since (archived, edited, deleted) is logged and skipped.
+    """
+    scopes = {lesson.id: lesson.skill for lesson in injected}
+    store = Store(run.settings)
+    done = []
+    for rating in ratings:
+        if rating.id not in scopes:  # the model may invent ids
+            continue
+        scope = scopes[rating.id]
+        try:
+            outcome = store.feedback(
+                rating.id,
+                rating.rating,
+                note=rating.evidence,
+                source="distill",
+                skill=scope,
+                scoped=True,
+            )
+        except NotFound as error:
+            run.log(f"rating {rating.rating} of {rating.id} skipped: {error}")
+            done.append(RatingOutcome(rating, scope, skipped="the lesson is gone"))
+            continue
+        except (SkillMemoryError, OSError) as error:
+            run.log(f"rating {rating.rating} of {rating.id} failed: {error}")
+            done.append(RatingOutcome(rating, scope, skipped=f"failed: {type(error).__name__}"))
+            continue
+        done.append(RatingOutcome(rating, scope, outcome.standing, outcome.archived))
+    return done
 
 
 def _eligible(
@@ -462,13 +608,20 @@ def _spend(run: _Run, state: DistillState, reply: StructuredReply) -> None:
     state.add_tokens(reply.input_tokens + reply.output_tokens)
 
 
-def _decide(
-    run: _Run, state: DistillState, backend: LLMBackend, candidates: Sequence[Candidate]
-) -> list[tuple[Candidate, Match]]:
-    """Every candidate's dedup verdict against the store as it is now (judge calls included)."""
-    if not candidates:
-        return []
-    store = Store(run.settings)
+def _origin(run: _Run, backend: LLMBackend, digest: SessionDigest, sid: str) -> Provenance:
+    """The provenance of the lessons this run writes."""
+    agent = {CLAUDE: "claude-code", CODEX: "codex"}.get(digest.agent)
+    return Store(run.settings).provenance(
+        "distill",
+        agent=agent,
+        session=digest.session_id or sid,
+        backend=backend.name,
+        model=run.settings.knowledge_model,
+    )
+
+
+def _allow(run: _Run, state: DistillState) -> Callable[[], bool]:
+    """A cost guard for one extra judge call: within the daily budget, and counted."""
 
     def allow() -> bool:
         if state.over_budget(run.settings, JUDGE_TOKENS_ESTIMATE) is not None:
@@ -477,11 +630,78 @@ def _decide(
         run.calls += 1
         return True
 
+    return allow
+
+
+def _screen(
+    run: _Run, state: DistillState, backend: LLMBackend, candidates: Sequence[Candidate]
+) -> tuple[list[Candidate], list[tuple[Candidate, str]]]:
+    """The candidates the poisoning screen admits, and the ones it holds back with why.
+
+    The distiller's LLM is asked about the grey band (one call); a failed call holds back.
+    """
+    if not candidates:
+        return [], []
+    from fireworks_skill_memory.memory.screen.judge import make_screen_judge
+    from fireworks_skill_memory.memory.screen.screen import RULES_SCREEN, screen_for
+
+    judge = make_screen_judge(
+        backend,
+        model=run.settings.knowledge_model,
+        log=run.log,
+        allow=_allow(run, state),
+        on_reply=lambda reply: _spend(run, state, reply),
+    )
+    # without the model there is no grey band (it comes from the exemplar similarity)
+    screen = screen_for(run.settings, run.get_embedder(), judge) if run.semantic else RULES_SCREEN
+    verdicts = screen.screen_batch([(c.tag, c.text) for c in candidates])
+    admitted, held = [], []
+    for candidate, verdict in zip(candidates, verdicts, strict=True):
+        if verdict.quarantined:
+            run.log(f"quarantined a {candidate.skill or 'global'} lesson: {verdict.reason}")
+            held.append((candidate, verdict.reason))
+        else:
+            admitted.append(candidate)
+    return admitted, held
+
+
+def _quarantine(
+    run: _Run,
+    held: Sequence[tuple[Candidate, str]],
+    origin: Provenance,
+    outcomes: list[AddOutcome],
+) -> tuple[list[AddOutcome], SkillMemoryError | OSError | None]:
+    """Keep the held-back candidates in their scopes' quarantine."""
+    store = Store(run.settings)
+    for candidate, reason in held:
+        try:
+            lesson = new_lesson(
+                redact(candidate.text),
+                skill=candidate.skill,
+                month=store.month(),
+                tag=candidate.tag,
+            )
+            outcomes.append(store.quarantine(lesson, reason, origin))
+        except InvalidLesson:
+            continue
+        except (SkillMemoryError, OSError) as error:
+            run.log(f"quarantine failed for {candidate.skill or 'global'}: {error}")
+            return outcomes, error
+    return outcomes, None
+
+
+def _decide(
+    run: _Run, state: DistillState, backend: LLMBackend, candidates: Sequence[Candidate]
+) -> list[tuple[Candidate, Match]]:
+    """Every candidate's dedup verdict against the store as it is now (judge calls included)."""
+    if not candidates:
+        return []
+    store = Store(run.settings)
     judge = make_judge(
         backend,
         model=run.settings.knowledge_model,
         log=run.log,
-        allow=allow,
+        allow=_allow(run, state),
         on_reply=lambda reply: _spend(run, state, reply),
     )
     matcher = _matcher(run, judge)
@@ -522,7 +742,7 @@ def _replay(decided: Match, fallback: Matcher) -> Matcher:
 
 
 def _write(
-    run: _Run, decided: Sequence[tuple[Candidate, Match]]
+    run: _Run, decided: Sequence[tuple[Candidate, Match]], origin: Provenance
 ) -> tuple[list[AddOutcome], SkillMemoryError | OSError | None]:
     """Write the decided candidates skill by skill (global last), one atomic write each."""
     store = Store(run.settings)
@@ -538,6 +758,7 @@ def _write(
                     candidate.text,
                     candidate.tag,
                     matcher=_replay(match, fallback),
+                    origin=origin,
                 )
             )
         except (SkillMemoryError, OSError) as error:
@@ -546,13 +767,13 @@ def _write(
     return outcomes, None
 
 
-def _sync_index(run: _Run, outcomes: Sequence[AddOutcome]) -> str:
+def _sync_index(run: _Run, touched: Sequence[str | None]) -> str:
     """Bring the index in step with the touched scopes: the service, else in-process."""
-    if not outcomes:
+    if not touched:
         return "unchanged"
     from fireworks_skill_memory.memory.service.client import try_call
 
-    scopes = list(dict.fromkeys(outcome.lesson.skill for outcome in outcomes))
+    scopes = list(dict.fromkeys(touched))
     payload: dict[str, object] = {"scopes": scopes}
     if try_call(run.settings.home, "sync", payload, SERVICE_SYNC_TIMEOUT) is not None:
         return "service"
@@ -791,6 +1012,17 @@ class DistillState:
         """Count the tokens a reply reported."""
         self.tokens += tokens
         self.save()
+
+    def rated(self, session_id: str) -> set[str]:
+        """The lesson ids an earlier run already rated for this session (rated once each)."""
+        ids = self.sessions.get(session_id, {}).get("rated")
+        return {i for i in ids if isinstance(i, str)} if isinstance(ids, list) else set()
+
+    def mark_rated(self, session_id: str, lesson_ids: Sequence[str]) -> None:
+        """Remember that the session rated these lessons (saved with the state)."""
+        if lesson_ids:
+            entry = self.sessions.setdefault(session_id, {"picked": True})
+            entry["rated"] = sorted(self.rated(session_id) | set(lesson_ids))
 
     def mark_distilled(self, session_id: str, digest: SessionDigest) -> None:
         """Remember that the session was distilled up to its last tool call."""

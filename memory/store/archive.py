@@ -98,7 +98,8 @@ def take_from_shelf(
         if text is None:
             return []
         lines = text.splitlines(keepends=True)
-        taken, doomed = [], set()
+        taken: list[ArchivedLesson] = []
+        doomed: set[int] = set()
         for item, start in _parse(text, skill):
             if item.lesson.id == lesson_id:
                 taken.append(item)

@@ -89,20 +89,15 @@ def _merge_into_home(
     return counts[-1]
 
 
-def _held_back(
-    store: Store, doc: KnowledgeDoc, screen: LessonScreen | None, origin: Provenance, dry_run: bool
-) -> int:
-    """Remove from `doc` the lessons the screen flags and quarantine them; returns how many."""
+def _held_back(doc: KnowledgeDoc, screen: LessonScreen | None) -> list[tuple[Lesson, str]]:
+    """Remove from `doc` the lessons the screen flags; returns them with why."""
     if screen is None:
-        return 0
+        return []
     entries = doc.entries()
     verdicts = screen.screen_batch([(e.lesson.tag, e.lesson.text) for e in entries])
     flagged = [(e, v.reason) for e, v in zip(entries, verdicts, strict=True) if v.quarantined]
     doc.remove([entry for entry, _ in flagged])
-    if not dry_run:
-        for entry, reason in flagged:
-            store.quarantine(entry.lesson, reason, origin)
-    return len(flagged)
+    return [(entry.lesson, reason) for entry, reason in flagged]
 
 
 def import_legacy(
@@ -117,18 +112,22 @@ def import_legacy(
     for skill, source in legacy_skills(store):
         text = read_text(source) or ""
         doc = KnowledgeDoc.parse(text, skill)
-        quarantined = _held_back(store, doc, screen, origin, dry_run)
+        flagged = _held_back(doc, screen)
         legacy = doc.lessons()
         target = store.knowledge_path(skill)
         if not os.path.exists(target):
             if not dry_run:
                 with locked(target):
                     if not os.path.exists(target):
-                        write_atomic(target, doc.render() if quarantined else text)
+                        write_atomic(target, doc.render() if flagged else text)
                 store.transact(skill, _recorder(legacy, origin))
-            results.append(ImportResult(skill, source, len(legacy), 0, quarantined=quarantined))
-            continue
-        copied = _merge_into_home(store, skill, legacy, dry_run, origin)
-        bad = tuple(doc.bad_lines())
-        results.append(ImportResult(skill, source, copied, len(legacy) - copied, bad, quarantined))
+            result = ImportResult(skill, source, len(legacy), 0, quarantined=len(flagged))
+        else:
+            copied = _merge_into_home(store, skill, legacy, dry_run, origin)
+            bad = tuple(doc.bad_lines())
+            result = ImportResult(skill, source, copied, len(legacy) - copied, bad, len(flagged))
+        if not dry_run:  # after the knowledge file, so its lessons are recorded as imported
+            for lesson, reason in flagged:
+                store.quarantine(lesson, reason, origin)
+        results.append(result)
     return results
