@@ -83,7 +83,7 @@ def test_install_twice_leaves_one_copy_of_each_hook_and_one_block(
     second = cli("codex", "install", "--codex-home", str(codex_home), "--json")
     assert second.exit_code == 0, second.output
     report = json.loads(second.output)
-    assert [f["action"] for f in report["files"]] == ["unchanged", "unchanged"]
+    assert [f["action"] for f in report["files"]] == ["unchanged", "unchanged", "unchanged"]
     assert report["backups"] == []
     assert snapshot(codex_home) == after_first
     found = our_commands(hooks_data(codex_home))
@@ -168,14 +168,16 @@ def test_uninstall_deletes_files_that_did_not_exist(cli: CliInvoker, codex_home:
     assert (codex_home / "hooks.json").exists() and (codex_home / "AGENTS.md").exists()
     result = cli("codex", "uninstall", "--codex-home", str(codex_home), "--json")
     assert result.exit_code == 0, result.output
-    assert [f["action"] for f in json.loads(result.output)["files"]] == ["delete", "delete"]
+    files = json.loads(result.output)["files"]
+    assert [f["action"] for f in files] == ["delete", "delete", "delete"]  # and config.toml
     assert list(codex_home.iterdir()) == []
 
 
 def test_dry_run_writes_nothing(cli: CliInvoker, codex_home: Path) -> None:
     result = cli("codex", "install", "--codex-home", str(codex_home), "--dry-run", "--json")
     assert result.exit_code == 0, result.output
-    assert [f["action"] for f in json.loads(result.output)["files"]] == ["create", "create"]
+    files = json.loads(result.output)["files"]
+    assert [f["action"] for f in files] == ["create", "create", "create"]  # and config.toml
     assert list(codex_home.iterdir()) == []
     (codex_home / "hooks.json").write_bytes(FOREIGN_HOOKS)
     before = snapshot(codex_home)
@@ -530,4 +532,4 @@ def test_inject_paraphrased_task_puts_that_lesson_first(
     assert all(IRRELEVANT not in lesson["text"] for lesson in data["lessons"])
     pasted = cli_real("inject", "--skill", SKILL, "--task", task).output
     assert pasted.startswith(f"## Past experience with the `{SKILL}` skill")
-    assert pasted.splitlines()[2].endswith(data["lessons"][0]["text"])
+    assert pasted.splitlines()[3].endswith(data["lessons"][0]["text"])

@@ -123,7 +123,8 @@ def lessons(settings: Settings, spawns: Spawns) -> dict[str, list[str]]:
 
 
 def bullet(lesson_id: str, tag: str, text: str) -> str:
-    return f"- ({lesson_id}) [{tag}] {text}"
+    """The injected line of a lesson; its `<` and `>` are shown as `‹` and `›` (quoted data)."""
+    return f"- ({lesson_id}) [{tag}] {text}".replace("<", "\u2039").replace(">", "\u203a")
 
 
 def demo_bullets(ids: list[str], which: list[int]) -> list[str]:
