@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,12 +21,16 @@ from typing import Any
 import pytest
 
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.retrieval.usage import injected_in_session
+from fireworks_skill_memory.memory.store.ledger import read_ledger
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.conftest import REPO
 from tests.e2e_support import ClaudeRun, require_claude, run_claude
 from tests.fakes.messages_server import (
     FakeMessagesServer,
     claude_skill_script,
+    forced_tool_script,
+    record_lessons_reply,
     tool_steps_script,
     tool_uses,
 )
@@ -230,3 +235,91 @@ def test_plugin_dir_loads_the_hooks(setup: Setup, claude: Path, tmp_path: Path) 
     assert any("PreToolUse" in str(e.get("hook_name")) for e in hooks), commands
     after = messages_text(first_request_after(bodies, "Skill"))
     assert HEADER in after and RELEVANT in after and IRRELEVANT not in after
+
+
+FEEDBACK_SKILL = "db-migrations"
+FEEDBACK_TASK = "add a plan column to the users table and run the database migration"
+DRY_RUN = "Run the database migration with --dry-run first to review the SQL it will execute"
+NOT_NULL = "Add a new column to the users table as NOT NULL without a default value"
+DISTILL_WAIT = 240.0  # the detached worker, on a shared and loaded machine
+
+
+def wait_for_distillation(setup: Setup, session_id: str) -> dict[str, Any]:
+    """The distill log's `stored` record of the session, once the detached worker wrote it."""
+    log = Path(load_settings(setup.env).distill_log)
+    deadline = time.monotonic() + DISTILL_WAIT
+    records: list[dict[str, Any]] = []
+    while time.monotonic() < deadline:
+        lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+        records = [r for r in map(json.loads, lines) if r.get("session") == session_id]
+        stored = [r for r in records if r.get("status") == "stored"]
+        if stored:
+            return stored[0]
+        time.sleep(0.5)
+    out = setup.home / "logs" / "distill.out"
+    raise AssertionError(
+        f"no stored distillation of {session_id}: {records}\n"
+        + (out.read_text(encoding="utf-8")[-3000:] if out.exists() else "")
+    )
+
+
+def test_distillation_rates_the_injected_lessons(
+    setup: Setup, claude: Path, tmp_path: Path
+) -> None:
+    """The session's Stop hook hands it to the real worker, whose distiller (the fake
+    Messages server) rates the lessons the Skill call injected: `helped` adds a HIT,
+    `wrong` leaves the lesson disputed with the evidence, listed by `review --json`."""
+    settings = load_settings(setup.env)
+    store = Store(settings)
+    helped = store.add(FEEDBACK_SKILL, DRY_RUN, "Dry run", matcher=None).lesson
+    wrong = store.add(FEEDBACK_SKILL, NOT_NULL, "Columns", matcher=None).lesson
+    skill_md = setup.project / ".claude" / "skills" / FEEDBACK_SKILL / "SKILL.md"
+    skill_md.parent.mkdir(parents=True, exist_ok=True)
+    skill_md.write_text(
+        f"---\nname: {FEEDBACK_SKILL}\ndescription: Database schema migrations\n---\n"
+        "# Migrations\n\nWrite and run schema migrations.\n",
+        encoding="utf-8",
+    )
+    hooks = tmp_path / "settings.json"
+    install_hooks(setup, "--settings", str(hooks))
+    evidence = 'E1: the migration failed: column "plan" of relation "users" contains null values'
+    ratings = [
+        {"id": helped.id, "rating": "helped", "evidence": "the dry run showed the SQL first"},
+        {"id": wrong.id, "rating": "wrong", "evidence": evidence},
+        {"id": "0123456789", "rating": "wrong", "evidence": "an id the model made up"},
+    ]
+    agent = claude_skill_script(FEEDBACK_SKILL, args=FEEDBACK_TASK)
+    script = forced_tool_script({"record_lessons": record_lessons_reply(ratings=ratings)}, agent)
+    distiller = {"SKILLS_DISTILLER_BACKEND": "anthropic", "MIN_TOOL_CALLS": "1"}
+    with FakeMessagesServer(script) as server:
+        run = run_claude(
+            tmp_path,
+            f"Use {FEEDBACK_SKILL}: {FEEDBACK_TASK}",
+            base_url=server.base_url,
+            cwd=setup.project,
+            extra_args=["--settings", str(hooks)],
+            extra_env=setup.hook_env(**distiller),
+            claude_bin=claude,
+        )
+        run.check()
+        assert run.session_id is not None
+        record = wait_for_distillation(setup, run.session_id)
+        bodies = server.bodies()
+    report("feedback", run)
+    injected = injected_in_session(settings, run.session_id)
+    assert {(FEEDBACK_SKILL, helped.id), (FEEDBACK_SKILL, wrong.id)} <= set(injected)
+    asked = [b for b in bodies if (b.get("tool_choice") or {}).get("name") == "record_lessons"]
+    assert asked and f"id={wrong.id}" in messages_text(asked[0])
+    assert [(r["id"], r["rating"], r["applied"]) for r in record["ratings"]] == [
+        (helped.id, "helped", True),
+        (wrong.id, "wrong", True),
+    ]
+    shown = json.loads(cli(setup.env, "show", "--skill", FEEDBACK_SKILL, "--json").stdout)
+    hits = {lesson["id"]: lesson["hits"] for lesson in shown["lessons"]}
+    assert hits == {helped.id: 2, wrong.id: 1}
+    review = json.loads(cli(setup.env, "review", "--json").stdout)
+    (item,) = [i for i in review["items"] if i["skill"] == FEEDBACK_SKILL]
+    assert (item["id"], item["status"]) == (wrong.id, "disputed")
+    assert [d["note"] for d in item["disputes"]] == [evidence]
+    ledger = read_ledger(settings, FEEDBACK_SKILL).get(wrong.id)
+    assert ledger is not None and [d.source for d in ledger.disputes] == ["distill"]

@@ -165,7 +165,15 @@ def test_search_command_single_and_batch(
     fill(Store(settings))
     out = json.loads(cli("search", "monkeypatch environment variables", "--json").output)
     assert out["results"][0]["skill"] == "pytest"
-    assert set(out["results"][0]) == {"id", "skill", "tag", "text", "score"}
+    assert set(out["results"][0]) == {
+        "id",
+        "skill",
+        "tag",
+        "text",
+        "score",
+        "provenance",
+        "standing",
+    }
     queries = tmp_path / "q.jsonl"
     queries.write_text(
         json.dumps({"qid": "a", "task": "host.docker.internal localhost", "skill": "docker"})

@@ -1,9 +1,12 @@
-"""How often each lesson was injected: an append-only side log, never the markdown.
+"""How often each lesson was injected, and in which session: an append-only side log.
 
 One short line per injection, appended in one O_APPEND write (`memory.appender`), so hooks
-and the service can record concurrently without a lock. Recording is best effort: a home
-that cannot be written (read-only, full) still gets its injection, only without the count.
-Standard library only (`memory.light_json`: hooks write it).
+and the service can record concurrently without a lock:
+`{"t", "skill", "ids", "by", "session"?}`, where `session` is the session's folder key
+(`memory.sessions.session_files.session_key`) when the injecting path knows the session, so
+the distiller can ask about the lessons a session was shown. Recording is best effort: a
+home that cannot be written (read-only, full) still gets its injection, only without the
+record. Standard library only (`memory.light_json`: hooks write it).
 """
 
 from __future__ import annotations
@@ -13,9 +16,12 @@ import time
 
 from fireworks_skill_memory.memory.appender import append_line
 from fireworks_skill_memory.memory.light_json import dumps, loads
+from fireworks_skill_memory.memory.sessions.session_files import session_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from fireworks_skill_memory.memory.config import Settings
 
 INJECTIONS_LOG = "injections.log"
@@ -27,35 +33,81 @@ def injections_log(settings: Settings) -> str:
     return os.path.join(settings.run_dir, INJECTIONS_LOG)
 
 
-def record_injection(settings: Settings, skill: str, lesson_ids: list[str], source: str) -> bool:
-    """Append one injection event (which lessons were shown for which skill, by whom).
+def record_injection(
+    settings: Settings,
+    skill: str,
+    lesson_ids: list[str],
+    source: str,
+    session: object = None,
+) -> bool:
+    """Append one injection event: which lessons were shown for which skill, by whom, and
+    in which session (`session`: the agent's session id; None when unknown).
 
     False when the log could not be written (the injection itself goes ahead).
     """
     if not lesson_ids:
         return True
-    line = dumps({"t": round(time.time(), 3), "skill": skill, "ids": lesson_ids, "by": source})
+    record: dict[str, object] = {"t": round(time.time(), 3), "skill": skill, "ids": lesson_ids}
+    record["by"] = source
+    key = session_key(session)
+    if key is not None:
+        record["session"] = key
     # (ASCII-escaped, as json.dumps does by default: any skill name makes a valid UTF-8 line)
+    line = dumps(record)
     if len(line) > MAX_LINE:
-        line = dumps({"t": round(time.time(), 3), "skill": skill, "ids": lesson_ids[:50]})
+        record["ids"] = lesson_ids[:50]
+        del record["by"]
+        line = dumps(record)
     return append_line(injections_log(settings), line, folder_mode=0o700)
+
+
+def _lines(settings: Settings) -> Iterator[str]:
+    try:
+        handle = open(injections_log(settings), encoding="utf-8")  # noqa: SIM115
+    except FileNotFoundError:
+        return
+    with handle:
+        yield from handle
+
+
+def _record(line: str) -> dict[str, object] | None:
+    try:
+        record = loads(line)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _ids(record: dict[str, object]) -> list[str]:
+    ids = record.get("ids")
+    return [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
 
 
 def read_injection_counts(settings: Settings) -> dict[str, int]:
     """Lesson id -> number of times injected."""
     counts: dict[str, int] = {}
-    try:
-        handle = open(injections_log(settings), encoding="utf-8")  # noqa: SIM115
-    except FileNotFoundError:
-        return counts
-    with handle:
-        for line in handle:
-            try:
-                record = loads(line)
-            except ValueError:
-                continue
-            ids = record.get("ids", []) if isinstance(record, dict) else []
-            for lesson_id in ids if isinstance(ids, list) else []:
-                if isinstance(lesson_id, str):
-                    counts[lesson_id] = counts.get(lesson_id, 0) + 1
+    for line in _lines(settings):
+        record = _record(line)
+        for lesson_id in _ids(record) if record is not None else []:
+            counts[lesson_id] = counts.get(lesson_id, 0) + 1
     return counts
+
+
+def injected_in_session(settings: Settings, session_id: object) -> list[tuple[str, str]]:
+    """The (skill, lesson id) pairs injected in a session, once each, first injection first.
+
+    A global lesson is listed under the skill it was injected with.
+    """
+    key = session_key(session_id)
+    if key is None:
+        return []
+    needle = dumps(key)  # a line without the key as a JSON string is another session's
+    found: dict[tuple[str, str], None] = {}
+    for line in _lines(settings):
+        record = _record(line) if needle in line else None
+        if record is None or record.get("session") != key:
+            continue
+        skill = record.get("skill")
+        if isinstance(skill, str):
+            found.update(dict.fromkeys((skill, lesson_id) for lesson_id in _ids(record)))
+    return list(found)

@@ -57,10 +57,12 @@ __all__ = [
     "claude_skill_script",
     "delayed",
     "error_reply",
+    "forced_tool_script",
     "is_main_agent_request",
     "offered_tool_names",
     "overloaded_reply",
     "rate_limit_reply",
+    "record_lessons_reply",
     "sequence_script",
     "server_error_reply",
     "stream_error_reply",
@@ -149,6 +151,26 @@ def tool_use_reply(
         }
     )
     return MessageReply(content=tuple(blocks), stop_reason="tool_use", **options)
+
+
+def record_lessons_reply(
+    lessons: Sequence[Mapping[str, Any]] = (),
+    global_lessons: Sequence[Mapping[str, Any]] = (),
+    ratings: Sequence[Mapping[str, Any]] = (),
+    *,
+    name: str = "record_lessons",
+) -> MessageReply:
+    """The distiller's structured answer: a ``record_lessons`` tool call.
+
+    ``lessons`` items are ``{"skill", "tag", "text", "evidence"}``, ``global_lessons`` the
+    same without ``skill``, ``ratings`` ``{"id", "rating", "evidence"?}`` (the lessons the
+    session was shown, rated ``helped``/``confirmed``/``irrelevant``/``wrong``). Items are
+    sent as given, so a test can script junk too. No ``ratings`` key when there are none.
+    """
+    data: dict[str, Any] = {"lessons": list(lessons), "global": list(global_lessons)}
+    if ratings:
+        data["ratings"] = list(ratings)
+    return tool_use_reply(name, data)
 
 
 def error_reply(
@@ -317,6 +339,26 @@ def claude_skill_script(
         if then_read_path is not None and "Read" not in called:
             return tool_use_reply("Read", {"file_path": os.fspath(then_read_path)})
         return text_reply(final_text)
+
+    return responder
+
+
+def forced_tool_script(
+    replies: Mapping[str, Reply], otherwise: Responder | None = None
+) -> Responder:
+    """Answer a request that forces tool ``name`` (``tool_choice``) with ``replies[name]``.
+
+    Other requests (the agent's own turns, side requests, a forced tool not scripted) go to
+    ``otherwise`` (default: ``text_reply("OK")``). One server can so play the agent's model
+    and the distiller behind it (``record_lessons``, ``same_lesson``, ...).
+    """
+
+    def responder(body: dict[str, Any], call_index: int) -> Reply:
+        choice = body.get("tool_choice")
+        name = choice.get("name") if isinstance(choice, dict) else None
+        if isinstance(name, str) and name in replies:
+            return replies[name]
+        return otherwise(body, call_index) if otherwise is not None else text_reply("OK")
 
     return responder
 
