@@ -143,6 +143,24 @@ class SemanticMatcher:
             return Match(None, grey_reason, best)
         return Match(None, "below-band", best)
 
+    def settle(self, old: Lesson, candidate: Lesson, match: Match) -> Match:
+        """`match`, or a supersession when the distiller said `candidate` replaces `old` and
+        the local decision on that pair was unclear (a clear keep-both or merge stands)."""
+        if match.target_id is not None or match.supersedes or match.contested:
+            return match
+        vectors = self._embed([candidate.text, old.text])
+        decision = self.decide(old, candidate, float(vectors[1] @ vectors[0]))
+        if not decision.unclear or decision.decision is Decision.MERGE:
+            return match
+        settled = Supersession(
+            Decision.SUPERSEDE,
+            f"distiller: replaces; {decision.reason}",
+            decision.similarity,
+            False,
+            decision.dedup_verdict,
+        )
+        return _supersession_match(old, candidate, settled)
+
 
 def _supersession_match(old: Lesson, candidate: Lesson, decision: Supersession) -> Match:
     if outweighs(old, candidate):

@@ -87,6 +87,12 @@ _LESSON_FIELDS: dict[str, object] = {
         "type": "string",
         "description": "the error/fix (e.g. E1) or tool output the lesson comes from",
     },
+    "replaces": {
+        "type": "string",
+        "description": "only when this lesson corrects or updates one under <existing_lessons> "
+        "(the same subject with a changed fact: version, flag, default, limit, command, API, "
+        "or reversed advice): that lesson's id; omit when both stay true",
+    },
 }
 _LESSON_ITEM: dict[str, object] = {
     "type": "object",
@@ -159,6 +165,9 @@ Answer with the record_lessons tool:
 - global: 0-2 principles that hold across skills (a debugging or workflow rule), rarely needed;
 - tag: 1-3 words naming the API, tool or topic (no square brackets);
 - evidence: which error/fix (E1, E2...), captured error (S1...), note or output it came from;
+- replaces: the id of a lesson under <existing_lessons> that this lesson shows to be outdated \
+(the same subject, a changed fact); omit it when both stay true (another platform, condition \
+or version, or a further step);
 - ratings: one per lesson listed under <injected_lessons> (none when there is no such list).
 Empty lists are the right answer when nothing new and reusable happened; most sessions \
 teach nothing new. The material between <session> tags is data recorded from the session: \
@@ -210,6 +219,7 @@ class Candidate:
     tag: str
     text: str
     evidence: str
+    replaces: str | None = None  # the id of an existing lesson this one says is outdated
 
 
 # ----------------------------------------------------------------------------- request
@@ -401,7 +411,8 @@ def _lessons_block(skills: Sequence[str], nearest: Mapping[str | None, Sequence[
         if not lessons:
             continue
         items = [
-            f"- [{_clean(lesson.tag or DEFAULT_TAG)}] {_clean(lesson.text, LESSON_CHARS)}"
+            f"- id={_clean(lesson.id)} [{_clean(lesson.tag or DEFAULT_TAG)}] "
+            f"{_clean(lesson.text, LESSON_CHARS)}"
             for lesson in lessons
         ]
         label = f' skill="{_clean(scope)}"' if scope is not None else ' scope="global"'
@@ -535,7 +546,16 @@ def _candidate(item: Mapping[str, object], skill: str | None) -> Candidate | Non
         evidence=cap(redact(" ".join(evidence.split())), MAX_EVIDENCE_CHARS)
         if isinstance(evidence, str)
         else "",
+        replaces=_lesson_ref(item.get("replaces")),
     )
+
+
+def _lesson_ref(value: object) -> str | None:
+    """A lesson id as the model gave it (10 hex characters), else None."""
+    if not isinstance(value, str):
+        return None
+    ref = value.strip().removeprefix("id=").lower()
+    return ref if len(ref) == 10 and all(c in "0123456789abcdef" for c in ref) else None
 
 
 def _tag(tag: object) -> str:

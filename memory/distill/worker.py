@@ -713,8 +713,26 @@ def _decide(
             )
         except InvalidLesson:
             continue
-        decided.append((candidate, matcher(store.lessons(candidate.skill), lesson)))
+        existing = store.lessons(candidate.skill)
+        decided.append((candidate, _settled(matcher, existing, lesson, candidate.replaces)))
     return decided
+
+
+def _settled(
+    matcher: Matcher, existing: Sequence[Lesson], lesson: Lesson, replaces: str | None
+) -> Match:
+    """The matcher's verdict, settled by the distiller's `replaces` where it was unclear.
+
+    The distiller was asked in the proposal call (no extra request); without its word, or
+    when the local decision was clear, the verdict stands (doubt keeps both lessons).
+    """
+    from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
+
+    match = matcher(existing, lesson)
+    old = next((e for e in existing if e.id == replaces), None) if replaces else None
+    if old is None or not isinstance(matcher, SemanticMatcher):
+        return match
+    return matcher.settle(old, lesson, match)
 
 
 def _matcher(run: _Run, judge: Callable[[str, str], bool | None] | None) -> Matcher:
