@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 TORCH ?= torch==2.13.0
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test chromium lint bench clean
 
 install: $(STAMP)
 
@@ -22,8 +22,17 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" bash examples/demo.sh
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest
+
+# The viewer's browser tests drive Debian's chromium through Playwright (whose own browser
+# download is not used); installed once, when missing (CI runs as root on Debian 12).
+chromium:
+	@command -v chromium >/dev/null || { \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo "sudo -n"); \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; } || \
+	  echo "chromium could not be installed: the browser tests will be skipped" >&2
 
 # mypy cannot follow the editable install's import hook, so it checks a link view of the
 # namespace (the folders mapped into fireworks_skill_memory, as pyproject.toml maps them).
@@ -33,7 +42,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	rm -rf $(TYPECHECK) && mkdir -p $(TYPECHECK)
-	for name in __init__.py py.typed memory index models hooks codex cli; do \
+	for name in __init__.py py.typed memory index models hooks codex mcpserver cli viewer; do \
 	  ln -s "$(CURDIR)/$$(test -e fireworks_skill_memory/$$name && echo fireworks_skill_memory/)$$name" $(TYPECHECK)/$$name; done
 	$(BIN)/mypy
 

@@ -51,9 +51,20 @@ def codex_group() -> None:
     help="Also record trust for our hooks in config.toml (asks `codex app-server` for the hashes).",
 )
 @_codex_bin_option
+@click.option(
+    "--mcp/--no-mcp",
+    default=True,
+    show_default=True,
+    help="Also register the `skill-memory mcp` server in config.toml ([mcp_servers.skill-memory]).",
+)
 @json_option
 def install_command(
-    codex_home: str | None, dry_run: bool, trust: bool, codex_bin: str | None, as_json: bool
+    codex_home: str | None,
+    dry_run: bool,
+    trust: bool,
+    codex_bin: str | None,
+    mcp: bool,
+    as_json: bool,
 ) -> None:
     """Add the hooks to $CODEX_HOME/hooks.json and the instructions block to AGENTS.md.
 
@@ -62,7 +73,7 @@ def install_command(
     """
     from fireworks_skill_memory.codex.install import install
 
-    report = install(codex_home, dry_run=dry_run, trust=trust, codex_bin=codex_bin)
+    report = install(codex_home, dry_run=dry_run, trust=trust, codex_bin=codex_bin, mcp=mcp)
     if as_json:
         emit_json(report.as_json())
         return
@@ -77,6 +88,8 @@ def _print_install(report: InstallReport) -> None:
     for event, command in report.commands.items():
         click.echo(f"  {event}: {command}")
     click.echo(f"AGENTS.md tells the agent to run: {report.agents_command} inject|checkpoint|flush")
+    if report.mcp:
+        click.echo("MCP server: [mcp_servers.skill-memory] in config.toml runs `skill-memory mcp`")
     for path in report.backups:
         click.echo(f"backup: {path}")
     if report.trusted is not None:

@@ -11,6 +11,7 @@ from fireworks_skill_memory.cli.common import emit_json, json_option
 
 if TYPE_CHECKING:
     from fireworks_skill_memory.hooks.install import Change
+    from fireworks_skill_memory.hooks.mcp_install import McpChange
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,29 +47,50 @@ def hooks_group() -> None:
     """Install, remove or inspect the Claude Code hooks."""
 
 
+def _mcp_option(func: F) -> F:
+    return click.option(
+        "--mcp/--no-mcp",
+        default=True,
+        show_default=True,
+        help="Also register (or remove) the `skill-memory mcp` server for the scope: "
+        "~/.claude.json (user) or ./.mcp.json (project).",
+    )(func)
+
+
 @hooks_group.command("install")
 @_write_options
-def install_command(scope: str, settings_file: str | None, dry_run: bool, as_json: bool) -> None:
+@_mcp_option
+def install_command(
+    scope: str, settings_file: str | None, dry_run: bool, as_json: bool, mcp: bool
+) -> None:
     """Add the hooks to a Claude Code settings.json (replacing earlier ones of ours).
 
     Every other key and foreign hook is kept; the previous file is backed up beside it.
+    With --mcp (the default) the memory's MCP server is registered too.
     """
-    from fireworks_skill_memory.hooks import install
+    from fireworks_skill_memory.hooks import install, mcp_install
 
     path = install.target_path(scope, settings_file)
     change = install.install(path, dry_run=dry_run)
-    _report(change, as_json)
+    server = mcp_install.register(mcp_install.target_path(scope), dry_run=dry_run) if mcp else None
+    _report(change, as_json, server)
 
 
 @hooks_group.command("uninstall")
 @_write_options
-def uninstall_command(scope: str, settings_file: str | None, dry_run: bool, as_json: bool) -> None:
-    """Remove exactly our hooks from a Claude Code settings.json."""
-    from fireworks_skill_memory.hooks import install
+@_mcp_option
+def uninstall_command(
+    scope: str, settings_file: str | None, dry_run: bool, as_json: bool, mcp: bool
+) -> None:
+    """Remove exactly our hooks (and, with --mcp, our MCP server) from Claude Code's files."""
+    from fireworks_skill_memory.hooks import install, mcp_install
 
     path = install.target_path(scope, settings_file)
     change = install.uninstall(path, dry_run=dry_run)
-    _report(change, as_json)
+    server = (
+        mcp_install.unregister(mcp_install.target_path(scope), dry_run=dry_run) if mcp else None
+    )
+    _report(change, as_json, server)
 
 
 @hooks_group.command("status")
@@ -97,15 +119,31 @@ def status_command(scope: str | None, settings_file: str | None, as_json: bool) 
         click.echo(line)
 
 
-def _report(change: Change, as_json: bool) -> None:
+def _report(change: Change, as_json: bool, server: McpChange | None = None) -> None:
     """Print an install/uninstall outcome."""
     if as_json:
-        emit_json(change.as_json())
+        emit_json({**change.as_json(), "mcp": None if server is None else server.as_json()})
         return
     if change.dry_run:
         click.echo(change.diff() or f"no change to {change.path}", nl=not change.diff())
-        return
-    click.echo(_summary(change))
+    else:
+        click.echo(_summary(change))
+    if server is not None:
+        click.echo(_mcp_summary(server))
+
+
+def _mcp_summary(server: McpChange) -> str:
+    """One line saying what happened to the MCP server's registration."""
+    name = "MCP server `skill-memory`"
+    if server.dry_run:
+        verb = "would register" if server.action == "register" else "would remove"
+        return f"{verb} the {name} in {server.path}" if server.changed else f"{name}: no change"
+    if not server.changed:
+        state = "already registered in" if server.action == "register" else "not registered in"
+        return f"{name} {state} {server.path} (unchanged)"
+    verb = "registered the" if server.action == "register" else "removed the"
+    backup = f" (previous file: {server.backup})" if server.backup else ""
+    return f"{verb} {name} in {server.path}{backup}"
 
 
 def _summary(change: Change) -> str:

@@ -10,7 +10,17 @@ from typing import Any
 
 import click
 
-from fireworks_skill_memory.cli import doctor, evaluate, lessons, review, search, service
+from fireworks_skill_memory.cli import (
+    doctor,
+    evaluate,
+    lessons,
+    mcp,
+    review,
+    search,
+    service,
+    team,
+    ui,
+)
 from fireworks_skill_memory.cli.codex import codex_group
 from fireworks_skill_memory.cli.hooks import hooks_group
 from fireworks_skill_memory.memory import __version__ as VERSION
@@ -58,7 +68,10 @@ for command in (
     *search.COMMANDS,
     *evaluate.COMMANDS,
     *service.COMMANDS,
+    *ui.COMMANDS,
     *doctor.COMMANDS,
+    *mcp.COMMANDS,
+    *team.COMMANDS,
     hooks_group,
     codex_group,
 ):

@@ -49,6 +49,8 @@ def _result_json(hit: Hit) -> dict[str, object]:
         "tag": lesson.tag,
         "text": lesson.text,
         "score": round(hit.score, 4),
+        "origin": hit.origin,
+        "author": hit.author,
     }
 
 

@@ -6,7 +6,8 @@ PostToolUse, Stop) running the shared hook shims in `hooks/bin/` with this inter
 path wrote them, so a reinstall replaces an earlier version's commands in place) and the merge
 come from hooks.hook_table, shared with the Claude Code installer. `$CODEX_HOME/AGENTS.md`
 gets a short block between HTML-comment markers telling the agent when to call `inject`,
-`checkpoint` and `flush`.
+`checkpoint` and `flush`, and which MCP tools it has. `$CODEX_HOME/config.toml` gets a
+`[mcp_servers.skill-memory]` table (between comment markers) starting `skill-memory mcp`.
 
 Install is idempotent and keeps foreign entries (ours are updated in place, so the
 `<group>:<handler>` positions that Codex's trust keys name stay put). Every write is atomic
@@ -47,6 +48,15 @@ STATE_DIR = ".fireworks-skill-memory"
 STATE_FILE = "install.json"
 BACKUP_DIR = "backups"
 STATE_VERSION = 1
+MCP_MARK = "# fireworks-skill-memory:mcp:begin"
+MCP_BEGIN = f"{MCP_MARK} (written by `skill-memory codex install`)"
+MCP_END = "# fireworks-skill-memory:mcp:end"
+MCP_STARTUP_TIMEOUT = 20  # s: the server answers in about a second; a loaded machine is slower
+MCP_TOOL_TIMEOUT = 60  # s: a call waits at most ~10 s for a starting service, then ~20 s for it
+_MCP_BLOCK = re.compile(
+    r"\n*^" + re.escape(MCP_MARK) + r".*?^" + re.escape(MCP_END) + r"[ \t]*\n?",
+    re.S | re.M,
+)
 _BLOCK = re.compile(
     r"\n*" + re.escape(BLOCK_BEGIN) + r".*?" + re.escape(BLOCK_END) + r"[ \t]*\n?", re.S
 )
@@ -172,8 +182,14 @@ def _hooks_empty(data: Mapping[str, Any]) -> bool:
 # ----------------------------------------------------------------------------- AGENTS.md
 
 
-def agents_block(command: str) -> str:
+def agents_block(command: str, mcp: bool = False) -> str:
     """The managed AGENTS.md block (markers included, no trailing newline)."""
+    tools = [
+        "",
+        "The `skill-memory` MCP server gives you the same memory as tools: `search_lessons`"
+        " (have we seen this error or task before?), `lessons_for_skill`, `record_lesson`,"
+        " `rate_lesson` (a lesson helped or proved wrong) and `list_skills`.",
+    ]
     return "\n".join(
         [
             BLOCK_BEGIN,
@@ -193,6 +209,7 @@ def agents_block(command: str) -> str:
             " `--summary-file <file>` instead of `--session latest --distill`).",
             "",
             "Each command takes `--json`. Skill names are the folder names under `skills/`.",
+            *(tools if mcp else []),
             BLOCK_END,
         ]
     )
@@ -222,6 +239,53 @@ def remove_block(text: str) -> str:
 def has_block(text: str | None) -> bool:
     """True when `text` holds the managed block."""
     return bool(text) and _BLOCK.search(text or "") is not None
+
+
+# ----------------------------------------------------------------------------- config.toml
+
+
+def mcp_block(memory_home: str, python: str | None = None) -> str:
+    """The managed `[mcp_servers.skill-memory]` table of config.toml (markers included)."""
+    from fireworks_skill_memory.hooks.mcp_install import SERVER_NAME, server_command
+
+    command, args = server_command("codex", python)
+    return "\n".join(
+        [
+            MCP_BEGIN,
+            f"[mcp_servers.{SERVER_NAME}]",
+            f"command = {json.dumps(command)}",
+            f"args = {json.dumps(args)}",
+            f"startup_timeout_sec = {MCP_STARTUP_TIMEOUT}",
+            f"tool_timeout_sec = {MCP_TOOL_TIMEOUT}",
+            "",
+            f"[mcp_servers.{SERVER_NAME}.env]",
+            # Codex passes a server only a few variables: name the memory home the hooks use
+            f"AI_MEMORY_HOME = {json.dumps(memory_home)}",
+            MCP_END,
+        ]
+    )
+
+
+def upsert_mcp_block(text: str, block: str, path: str) -> str:
+    """`text` with our MCP table replaced, or appended; InvalidInput when a foreign one exists."""
+    from fireworks_skill_memory.codex.trust import parse_toml
+    from fireworks_skill_memory.hooks.mcp_install import SERVER_NAME
+
+    rest = remove_mcp_block(text)
+    servers = parse_toml(rest, path).get("mcp_servers")
+    if isinstance(servers, dict) and SERVER_NAME in servers:
+        raise InvalidInput(
+            f"{path} already defines [mcp_servers.{SERVER_NAME}]; remove it first "
+            "(or install with --no-mcp)"
+        )
+    result = (rest.rstrip("\n") + "\n\n" if rest.strip() else "") + block + "\n"
+    parse_toml(result, path)  # never write a file Codex cannot read
+    return result
+
+
+def remove_mcp_block(text: str) -> str:
+    """`text` without our MCP table."""
+    return _MCP_BLOCK.sub("\n", text).lstrip("\n") if _MCP_BLOCK.search(text) else text
 
 
 # ----------------------------------------------------------------------------- state
@@ -373,6 +437,7 @@ class InstallReport:
     agents_command: str
     backups: tuple[str, ...] = ()
     trusted: tuple[str, ...] | None = None
+    mcp: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -383,6 +448,7 @@ class InstallReport:
             "skill_memory": self.agents_command,
             "backups": list(self.backups),
             "trusted": None if self.trusted is None else list(self.trusted),
+            "mcp_server": self.mcp,
         }
 
 
@@ -393,8 +459,10 @@ def install(
     python: str | None = None,
     trust: bool = False,
     codex_bin: str | None = None,
+    mcp: bool = False,
 ) -> InstallReport:
-    """Write our hooks and AGENTS.md block into a Codex home (idempotent)."""
+    """Write our hooks and AGENTS.md block (and, with `mcp`, our MCP server) into a Codex
+    home (idempotent)."""
     paths = codex_paths(codex_home)
     commands = {spec.event: hook_command(spec, python) for spec in HOOK_SPECS}
     command = skill_memory_command(python)
@@ -404,35 +472,53 @@ def install(
         codex_bin = find_codex(codex_bin)  # fail before writing anything
     with install_lock(paths, dry_run):
         state = load_state(paths)
-        changes = plan_install(paths, commands, command)
+        changes = plan_install(paths, commands, command, mcp=mcp, python=python)
         if dry_run:
-            return InstallReport(paths.home, True, changes, commands, command)
+            return InstallReport(paths.home, True, changes, commands, command, mcp=mcp)
         remember_originals(state, changes)
         backups = apply_changes(paths, changes, state)
         for change in changes:
             state.written[os.path.basename(change.path)] = digest(change.after) or ""
         save_state(paths, state)
         trusted = trust_ours(paths, state, codex_bin or "codex") if trust else None
-    return InstallReport(paths.home, False, changes, commands, command, tuple(backups), trusted)
+    return InstallReport(
+        paths.home, False, changes, commands, command, tuple(backups), trusted, mcp
+    )
 
 
 def plan_install(
-    paths: CodexPaths, commands: Mapping[str, str], command: str
-) -> tuple[FileChange, FileChange]:
-    """The new hooks.json and AGENTS.md (validated; nothing written)."""
+    paths: CodexPaths,
+    commands: Mapping[str, str],
+    command: str,
+    *,
+    mcp: bool = False,
+    python: str | None = None,
+) -> tuple[FileChange, ...]:
+    """The new hooks.json and AGENTS.md, and config.toml with `mcp` (validated; nothing
+    written)."""
     hooks_before = read_bytes(paths.hooks)
     data = parse_hooks(hooks_before, paths.hooks)
     merged = merge_hooks(data, commands)
     hooks_after = hooks_before if merged == data else render_hooks(merged)
     agents_before = read_bytes(paths.agents)
     text = _decode(agents_before, paths.agents)
-    agents_after = upsert_block(text, agents_block(command)).encode("utf-8")
+    agents_after = upsert_block(text, agents_block(command, mcp)).encode("utf-8")
     if agents_before is not None and agents_after == agents_before:
         agents_after = agents_before
-    return (
+    changes = (
         FileChange(paths.hooks, hooks_before, hooks_after),
         FileChange(paths.agents, agents_before, agents_after),
     )
+    if not mcp:
+        return changes
+    from fireworks_skill_memory.memory.config import resolve_home
+
+    config_before = read_bytes(paths.config)
+    memory_home = resolve_home({**os.environ, "CODEX_HOME": paths.home})
+    config = upsert_mcp_block(
+        _decode(config_before, paths.config), mcp_block(memory_home, python), paths.config
+    ).encode("utf-8")
+    return (*changes, FileChange(paths.config, config_before, config))
 
 
 def _decode(raw: bytes | None, path: str) -> str:
@@ -455,6 +541,10 @@ def _strip_for(name: str, raw: bytes | None) -> bytes | None:
     if name == AGENTS_FILE:
         text = _decode(raw, name)
         return raw if not has_block(text) else remove_block(text).encode("utf-8")
+    if name == CONFIG_FILE:
+        config = _decode(raw, name)
+        without = remove_mcp_block(config)
+        return raw if without == config else without.encode("utf-8")
     return raw
 
 
@@ -487,8 +577,8 @@ def trust_ours(paths: CodexPaths, state: InstallState, codex_bin: str) -> tuple[
         )
     before = read_bytes(paths.config)
     text = _decode(before, paths.config)
-    if remove_trust(text, state.trusted) == text:  # nothing of ours in it yet
-        state.originals[CONFIG_FILE] = before
+    if remove_trust(text, state.trusted) == text and _strip_for(CONFIG_FILE, before) == before:
+        state.originals[CONFIG_FILE] = before  # nothing of ours in it yet
     text = set_trust(text, ours, paths.config)
     change = FileChange(paths.config, before, text.encode("utf-8"))
     apply_changes(paths, [change], state)
@@ -536,7 +626,7 @@ def uninstall(codex_home: str | None = None, *, dry_run: bool = False) -> Uninst
 def plan_uninstall(paths: CodexPaths, state: InstallState) -> tuple[FileChange, ...]:
     """Each file's content after removing our parts (validated; nothing written)."""
     changes = [_hooks_uninstall(paths, state), _agents_uninstall(paths, state)]
-    if state.trusted:
+    if state.trusted or CONFIG_FILE in state.originals or CONFIG_FILE in state.written:
         changes.append(_config_uninstall(paths, state))
     return tuple(changes)
 
@@ -579,7 +669,7 @@ def _config_uninstall(paths: CodexPaths, state: InstallState) -> FileChange:
 
     before = read_bytes(paths.config)
     text = _decode(before, paths.config)
-    remainder = remove_trust(text, state.trusted)
+    remainder = remove_trust(remove_mcp_block(text), state.trusted)
     removal = _Removal(
         None if remainder == text else remainder.encode("utf-8"),
         not remainder.strip(),

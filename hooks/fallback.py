@@ -22,8 +22,11 @@ RELATIVE = 0.5  # others must score at least this share of the best
 MAX_LESSONS = 3
 
 
-def lexical_injection(settings: Settings, skill: str, task: str, by: str) -> str | None:
-    """Rank the skill's lessons lexically for `task` and frame the best ones."""
+def lexical_injection(
+    settings: Settings, skill: str, task: str, by: str, session: object = None
+) -> str | None:
+    """Rank the skill's lessons lexically for `task` and frame the best ones (the injection
+    is recorded under `session`, the agent's session id)."""
     import time
 
     from fireworks_skill_memory.memory.retrieval.inject_text import bullet, fit
@@ -57,7 +60,7 @@ def lexical_injection(settings: Settings, skill: str, task: str, by: str) -> str
         max_tokens=settings.inject_tokens,
         ranked_for_task=has_task,
     )
-    record_injection(settings, skill, [lesson.id for lesson in chosen[:kept]], by)
+    record_injection(settings, skill, [lesson.id for lesson in chosen[:kept]], by, session)
     return text or None
 
 

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
         def prepare(self, task_parts: list[str]) -> None: ...
 
+        def failure(self, skills: list[str], task: str, shown: list[str]) -> dict[str, Any]: ...
+
 
 _ranker: WarmRanker | None = None
 
@@ -66,18 +68,29 @@ def prepare(parts: list[str]) -> None:
         _ranker.prepare(parts)
 
 
+def failure_ranker() -> WarmRanker | None:
+    """The service's ranker for failure injection (None in a hook process)."""
+    return _ranker
+
+
 def in_service() -> bool:
     """True inside the warm service (a ranker is installed), False in a hook process."""
     return _ranker is not None
 
 
-def injection_text(settings: Settings, skill: str, parts: list[str], by: str) -> str | None:
-    """The block to inject for `skill` and the task `parts` (None when nothing is worth it)."""
+def injection_text(
+    settings: Settings, skill: str, parts: list[str], by: str, session: object = None
+) -> str | None:
+    """The block to inject for `skill` and the task `parts` (None when nothing is worth it).
+
+    `session` (the payload's session id) is recorded with the injected lesson ids.
+    """
     if _ranker is None:
         ensure_service(settings, by)
         from fireworks_skill_memory.hooks.fallback import lexical_injection
 
-        return lexical_injection(settings, skill, "\n".join(parts), by=f"{by}:fallback")
+        task = "\n".join(parts)
+        return lexical_injection(settings, skill, task, by=f"{by}:fallback", session=session)
     result = _ranker.inject(skill, parts)
     text = result.get("text")
     if not isinstance(text, str) or not text:
@@ -85,7 +98,7 @@ def injection_text(settings: Settings, skill: str, parts: list[str], by: str) ->
     ids = [item.get("id") for key in ("lessons", "global") for item in _records(result.get(key))]
     from fireworks_skill_memory.memory.retrieval.usage import record_injection
 
-    record_injection(settings, skill, [i for i in ids if isinstance(i, str)], by)
+    record_injection(settings, skill, [i for i in ids if isinstance(i, str)], by, session)
     return text
 
 

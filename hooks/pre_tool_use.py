@@ -33,9 +33,10 @@ def handle(payload: dict[str, Any]) -> str | None:
     args = tool_input.get("args")
     settings = load_settings()
     parts = task_parts(settings, payload, args if isinstance(args, str) else None)
-    text = injection_text(settings, skill, parts, by="PreToolUse:Skill")
+    session = payload.get("session_id")
+    text = injection_text(settings, skill, parts, by="PreToolUse:Skill", session=session)
     if text:
-        SessionState(settings.sessions_dir, payload.get("session_id")).mark_injected(directory)
+        SessionState(settings.sessions_dir, session).mark_injected(directory)
     return context_output(EVENT, text)
 
 

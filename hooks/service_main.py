@@ -47,6 +47,19 @@ class WarmRanker:
     def prepare(self, task_parts: list[str]) -> None:
         self.service.retriever.task_vector(task_parts)
 
+    def failure(self, skills: list[str], task: str, shown: list[str]) -> dict[str, Any]:
+        from fireworks_skill_memory.memory.retrieval.failure_ranking import failure_injection
+
+        injection = failure_injection(
+            self.service.retriever,
+            skills,
+            task,
+            shown=frozenset(shown),
+            max_tokens=self.service.settings.inject_tokens,
+        )
+        result: dict[str, Any] = injection.as_json()
+        return result
+
 
 def run(settings: Settings) -> int:
     """Serve this memory home in the foreground (until idle, `stop` or SIGTERM)."""

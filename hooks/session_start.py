@@ -16,12 +16,15 @@ if TYPE_CHECKING:
 
 
 def handle(payload: dict[str, Any]) -> str | None:
-    """Start the service unless this runs inside it. Prints nothing."""
+    """Start the service unless this runs inside it, and a due team pull. Prints nothing."""
     from fireworks_skill_memory.hooks.inject_flow import ensure_service, in_service
+    from fireworks_skill_memory.hooks.team_pull import maybe_start_pull
     from fireworks_skill_memory.memory.config import load_settings
 
+    settings = load_settings()
     if not in_service():  # run by the service itself for a forwarded call: it is up
-        ensure_service(load_settings(), "SessionStart")
+        ensure_service(settings, "SessionStart")
+    maybe_start_pull(settings)  # detached; the hook never waits on the network
     return None
 
 

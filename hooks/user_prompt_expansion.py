@@ -35,7 +35,7 @@ def handle(payload: dict[str, Any]) -> str | None:
         state.add_prompt(redact(prompt))
     args = payload.get("command_args")
     parts = [p.strip() for p in (args, *state.prompts(1)) if isinstance(p, str) and p.strip()]
-    text = injection_text(settings, skill, parts, by=EVENT)
+    text = injection_text(settings, skill, parts, by=EVENT, session=payload.get("session_id"))
     if text:
         state.mark_injected(directory)
     return context_output(EVENT, text)

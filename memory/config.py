@@ -105,6 +105,17 @@ OPTIONS: tuple[Option, ...] = (
         "",
         "author recorded in each lesson's provenance (default: git user.email, else user@host)",
     ),
+    Option(
+        "SKILL_MEMORY_TEAM_URI",
+        "",
+        "team store: a LanceDB URI (s3://bucket/prefix, gs://..., az://... or a shared folder); "
+        "credentials only from the storage's own environment (AWS_*, ...)",
+    ),
+    Option(
+        "SKILL_MEMORY_TEAM_PULL_EVERY",
+        3600,
+        "seconds between background team pulls started by SessionStart (with a team URI)",
+    ),
     Option("SKILLS_STATS_FILE", "", "usage statistics (default <home>/skill-usage-stats.json)"),
     Option("SKILLS_MEMORY_LOG", "", "log file (default <home>/logs/skill-memory.log)"),
 )
@@ -179,6 +190,9 @@ class Settings:
         self.hook_budget_ms = self._int("SKILL_MEMORY_HOOK_BUDGET_MS", minimum=1)
         self.service_idle = self._int("SKILL_MEMORY_SERVICE_IDLE", minimum=1)
         self.author = self._str("SKILL_MEMORY_AUTHOR").strip()
+        self.team_uri = self._raw("SKILL_MEMORY_TEAM_URI")
+        self.team_pull_every = self._int("SKILL_MEMORY_TEAM_PULL_EVERY", minimum=1)
+        self.team_dir = os.path.join(self.home, "team")
 
     @property
     def environ(self) -> Mapping[str, str]:
@@ -253,7 +267,8 @@ _SETTING_NAMES = (
     "sessions_dir", "stats_file", "log_file", "distill_log", "skill_max", "global_max",
     "inject_top", "inject_tokens", "min_tool_calls", "transcript_lines", "distiller_backend",
     "knowledge_model", "distill_every", "distill_max_calls", "distill_max_tokens", "embed_model",
-    "device", "ranking_overrides", "hook_budget_ms", "service_idle",
+    "device", "ranking_overrides", "hook_budget_ms", "service_idle", "team_uri",
+    "team_pull_every", "team_dir",
 )  # fmt: skip
 
 

@@ -234,7 +234,8 @@ def test_request_has_fix_pairs_seeds_notes_and_nearest(settings: Settings) -> No
     assert "[S1] Bash: pip install failed" in user
     assert '<notes skill="python-imports">' in user and "the fix was PYTHONPATH" in user
     assert '<existing_lessons skill="python-imports">' in user
-    assert "- [Old] Existing lesson about imports." in user
+    existing = nearest[SKILL][0]
+    assert f"- id={existing.id} [Old] Existing lesson about imports." in user
     assert "Use the python-imports skill" in user
 
 

@@ -310,7 +310,8 @@ def test_the_worker_applies_helped_and_wrong_to_the_injected_lessons(
     result = distill(settings, server, tmp_path)
     assert result.status == "stored", result.reason
     user = asked(server)
-    assert f"id={helped.id}" in user and f"id={wrong.id}" in user and other.id not in user
+    shown = injected_block(user)
+    assert f"id={helped.id}" in shown and f"id={wrong.id}" in shown and other.id not in shown
     store = Store(settings)
     hits = {lesson.id: lesson.hits for lesson in store.lessons(SKILL)}
     assert hits == {helped.id: 2, wrong.id: 1, other.id: 1}
@@ -359,7 +360,7 @@ def test_a_session_rates_each_lesson_once(
     assert distill(settings, server, tmp_path).ratings[0].standing == "disputed"
     again = distill(settings, server, tmp_path, force=True)
     assert again.status == "stored" and again.ratings == ()
-    assert f"id={wrong.id}" not in asked_last(server)
+    assert f"id={wrong.id}" not in injected_block(asked_last(server))
     assert Store(settings).standings(SKILL) == {wrong.id: "disputed"}
 
 
@@ -431,3 +432,10 @@ def test_a_changed_skill_md_is_asked_about_and_a_confirmation_clears_it(
     assert [(r.rating.rating, r.standing) for r in result.ratings] == [("confirmed", "current")]
     assert store.standings(SKILL) == {}
     assert store.lessons(SKILL)[0].hits == 1  # confirmed is not applied: no HIT
+
+
+def injected_block(user: str) -> str:
+    """The <injected_lessons> part of a request (existing lessons elsewhere carry ids too)."""
+    if "<injected_lessons>" not in user:
+        return ""
+    return user.split("<injected_lessons>", 1)[1].split("</injected_lessons>", 1)[0]

@@ -171,6 +171,8 @@ def test_search_command_single_and_batch(
         "tag",
         "text",
         "score",
+        "origin",
+        "author",
         "provenance",
         "standing",
     }

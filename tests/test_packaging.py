@@ -23,7 +23,7 @@ else:  # pragma: no cover - Python 3.10
 
 REPO = Path(__file__).resolve().parent.parent
 NAMESPACE = "fireworks_skill_memory"
-FOLDERS = ("memory", "index", "models", "hooks", "codex", "cli")
+FOLDERS = ("memory", "index", "models", "hooks", "codex", "mcpserver", "cli", "viewer")
 IGNORED = (".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis")
 
 

@@ -51,6 +51,12 @@ from fireworks_skill_memory.memory.store.files import read_text
 from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import KnowledgeSource, Store
+from fireworks_skill_memory.memory.team.layer import (
+    TEAM_SCOPE_PREFIX,
+    team_scope,
+    team_source,
+    team_sources,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -159,8 +165,20 @@ def scope_of(skill: str | None) -> str:
 
 
 def skill_of(scope: str) -> str | None:
-    """The skill of an index scope."""
+    """The skill of an index scope (a team layer scope gives the skill it belongs to)."""
+    scope = scope.removeprefix(TEAM_SCOPE_PREFIX)
     return None if scope == GLOBAL_SCOPE else scope
+
+
+def source_scope(source: KnowledgeSource) -> str:
+    """The index scope of a knowledge file: its skill's, or the team layer's beside it."""
+    scope = scope_of(source.skill)
+    return team_scope(scope) if source.layer == "team" else scope
+
+
+def all_sources(settings: Settings) -> list[KnowledgeSource]:
+    """Every knowledge file the index mirrors: the home's, then the pulled team layer's."""
+    return [*Store(settings).sources(), *team_sources(settings)]
 
 
 def source_key(settings: Settings, path: str) -> str:
@@ -245,7 +263,7 @@ def parse_source(settings: Settings, source: KnowledgeSource) -> ParsedSource:
         ino=stat.st_ino,
         sha=hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest(),
         synced_ns=time.time_ns(),
-        scope=scope_of(source.skill),
+        scope=source_scope(source),
     )
     rows: list[Row] = []
     texts: list[list[str]] = []
@@ -255,7 +273,7 @@ def parse_source(settings: Settings, source: KnowledgeSource) -> ParsedSource:
         rows.append(
             Row(
                 id=lesson.id,
-                scope=scope_of(source.skill),
+                scope=source_scope(source),
                 tag=lesson.tag or "",
                 text=lesson.text,
                 month=lesson.month or "",
@@ -324,17 +342,20 @@ class MemoryIndex:
         state = self.index.load_state()
         fingerprints = state.fingerprints
         if scopes is None:
-            sources = self.store.sources()
+            sources = all_sources(self.settings)
             current = {self.key(source) for source in sources}
             vanished = [key for key in fingerprints if key not in current]
         else:
             sources, vanished = [], []
             for skill in scopes:
-                found = self.source(skill)
-                if found is not None:
-                    sources.append(found)
-                keep = self.key(found) if found is not None else None
-                vanished.extend(key for key in state.keys_in_scope(scope_of(skill)) if key != keep)
+                for found, scope in (
+                    (self.source(skill), scope_of(skill)),
+                    (team_source(self.settings, skill), team_scope(scope_of(skill))),
+                ):
+                    if found is not None:
+                        sources.append(found)
+                    keep = self.key(found) if found is not None else None
+                    vanished.extend(key for key in state.keys_in_scope(scope) if key != keep)
         changed = [s for s in sources if is_stale(s, fingerprints.get(self.key(s)))]
         return changed, vanished
 
@@ -406,7 +427,7 @@ class MemoryIndex:
         """The changed files as they are now, and the lessons whose vectors nobody has yet."""
         vanished: list[str] = []
         if rebuild:  # the table may be damaged: it is not read
-            changed = self.store.sources()
+            changed = all_sources(self.settings)
         else:
             changed, vanished = self.stale_sources(scopes)
         parsed: dict[str, ParsedSource] = {}
@@ -418,7 +439,7 @@ class MemoryIndex:
             parsed[item.key] = item
         from_table: dict[str, np.ndarray] = {}
         if parsed and not rebuild:
-            scope_names = sorted({scope_of(item.source.skill) for item in parsed.values()})
+            scope_names = sorted({source_scope(item.source) for item in parsed.values()})
             from_table = self.index.vectors_by_hash(scope_names)
             pool.update(from_table)
         rows = [row for item in parsed.values() for row in item.rows]
@@ -452,7 +473,7 @@ class MemoryIndex:
         deferred = len(changed) - len(ready)
         if not ready and not vanished:
             return SyncReport(deferred=deferred)
-        current = None if scopes is not None else [self.key(s) for s in self.store.sources()]
+        current = None if scopes is not None else [self.key(s) for s in all_sources(self.settings)]
         report = self._apply(ready, vanished, pool, plan.from_table, current)
         return replace(report, deferred=deferred)
 
@@ -532,7 +553,7 @@ class MemoryIndex:
 
         state = self.index.load_state(fresh=True)
         rows = [row for item in parsed for row in item.rows]
-        scopes = sorted({scope_of(item.source.skill) for item in parsed})
+        scopes = sorted({source_scope(item.source) for item in parsed})
         vectors = (
             np.stack([pool[row.content_hash] for row in rows])
             if rows
@@ -658,7 +679,7 @@ def inspect_index(settings: Settings) -> IndexReport:
 
 def _parsed_sources(settings: Settings) -> list[ParsedSource]:
     parsed = []
-    for source in Store(settings).sources():
+    for source in all_sources(settings):
         try:
             parsed.append(parse_source(settings, source))
         except OSError:  # removed or unreadable since it was listed: not a lesson source now

@@ -27,6 +27,8 @@ class Hit:
     lesson: Lesson
     score: float
     similarity: float | None = None
+    origin: str = "local"  # "team": from the pulled team layer
+    author: str | None = None  # from the lesson's ledger provenance, when known
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -38,6 +40,8 @@ class Hit:
             "hits": self.lesson.hits,
             "score": round(self.score, 4),
             "similarity": None if self.similarity is None else round(self.similarity, 4),
+            "origin": self.origin,
+            "author": self.author,
         }
 
 
@@ -94,5 +98,11 @@ def frame(
     return text, list(hits[:kept]), list(global_hits[:kept_global])
 
 
+TEAM_MARKER = "team"
+
+
 def _bullet(hit: Hit) -> str:
-    return bullet(hit.lesson.id, hit.lesson.tag, hit.lesson.text)
+    tag = hit.lesson.tag
+    if hit.origin == "team":  # a teammate's lesson, pulled from the team store
+        tag = f"{TEAM_MARKER} · {tag}" if tag else TEAM_MARKER
+    return bullet(hit.lesson.id, tag, hit.lesson.text)

@@ -8,6 +8,7 @@ the gate live in `memory.retrieval.ranking`; this module feeds them and frames t
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -39,6 +40,8 @@ from fireworks_skill_memory.memory.retrieval.standing import StandingCache, by_s
 from fireworks_skill_memory.memory.store.knowledge_files import read_doc
 from fireworks_skill_memory.memory.store.lesson import Lesson, age_in_months
 from fireworks_skill_memory.memory.store.markdown_store import Store
+from fireworks_skill_memory.memory.team.layer import TEAM_SCOPE_PREFIX, team_scope, team_settings
+from fireworks_skill_memory.memory.team.merge import collapse_restatements, label_hits
 
 if TYPE_CHECKING:
     import numpy as np
@@ -117,6 +120,9 @@ class Ranked:
                 self.candidates.lessons[i],
                 float(self.result.scores[i]),
                 float(self.result.similarity[i]) if self.result.has_task else None,
+                origin="team"
+                if self.candidates.rows[i].scope.startswith(TEAM_SCOPE_PREFIX)
+                else "local",
             )
             for i in chosen
         ]
@@ -223,7 +229,7 @@ class Retriever:
 
         Without a usable index they come from the markdown, embedded in memory.
         """
-        if self._embedder is None and not read_doc(self.settings, skill).lessons():
+        if self._embedder is None and not self._has_lessons(skill):
             return self._prepare([], _no_vectors())  # nothing to rank: no model load
         try:
             return self._from_index([skill], lambda: self._indexed_candidates(skill))
@@ -231,24 +237,39 @@ class Retriever:
             self._notice(IndexNotice.unavailable(error, self.settings.index_dir))
             return self._markdown_candidates([skill])
 
+    def _has_lessons(self, skill: str | None) -> bool:
+        """True when the scope has lessons of its own or in the pulled team layer."""
+        if read_doc(self.settings, skill).lessons():
+            return True
+        return os.path.isdir(self.settings.team_dir) and bool(
+            read_doc(team_settings(self.settings), skill).lessons()
+        )
+
     def _indexed_candidates(self, skill: str | None) -> ScopeCandidates:
         scope = scope_of(skill)
         key = self._synced_sha(skill)
         cached = self._scopes.get(scope)
         if cached is not None and cached[0] == key and key is not None:
             return cached[1]
-        candidates = self._prepare(*self.memory.index.scope_rows([scope]))
+        rows, vectors = self.memory.index.scope_rows([scope, team_scope(scope)])
+        candidates = self._prepare(*collapse_restatements(rows, vectors))
         self._scopes[scope] = (key, candidates)
         return candidates
 
     def _synced_sha(self, skill: str | None) -> str | None:
-        source = self.memory.source(skill)
-        if source is None:
+        """The synced content hashes of the scope's file and its team layer file, as one key."""
+        from fireworks_skill_memory.memory.team.layer import team_source
+
+        fingerprints = self.memory.index.load_state().fingerprints
+        shas = []
+        for source in (self.memory.source(skill), team_source(self.settings, skill)):
+            seen = (
+                None if source is None else fingerprints.get(source_key(self.settings, source.path))
+            )
+            shas.append(None if seen is None else seen.sha)
+        if shas[0] is None and shas[1] is None:
             return None
-        seen = self.memory.index.load_state().fingerprints.get(
-            source_key(self.settings, source.path)
-        )
-        return seen.sha if seen is not None else None
+        return f"{shas[0]}+{shas[1]}"
 
     def _from_index(self, scopes: list[str | None] | None, read: Callable[[], T]) -> T:
         """Sync `scopes` (None: all), then `read`; a table found damaged is repaired once.
@@ -386,7 +407,7 @@ class Retriever:
         def nearest() -> ScopeCandidates:
             vector = self.task_vector(task_list(task))
             rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
-            return self._prepare(rows, vectors)
+            return self._prepare(*collapse_restatements(rows, vectors))
 
         try:
             candidates = self._from_index(None, nearest)
@@ -414,6 +435,8 @@ class Retriever:
         if include_global and has_task and ranked.candidates.rows:
             global_ranked = self.rank_skill(None, task)
             global_hits = global_ranked.hits(global_ranked.injected)[:GLOBAL_INJECT]
+        chosen = label_hits(self.settings, chosen)
+        global_hits = label_hits(self.settings, global_hits)
         text, kept, kept_global = frame(
             skill,
             chosen,
@@ -430,15 +453,21 @@ class Retriever:
             text=text,
         )
 
-    def search(self, query: str, *, skill: str | None = None, top: int = 10) -> list[Hit]:
-        """Lessons nearest to `query` in one skill or across all, best first (no gate)."""
+    def search(
+        self, query: str, *, skill: str | None = None, top: int = 10, gated: bool = False
+    ) -> list[Hit]:
+        """Lessons nearest to `query` in one skill or across all, best first.
+
+        With `gated`, only the lessons the injection gate passes (a query no lesson helps
+        finds nothing rather than the nearest noise).
+        """
         if task_text(query) is None:
             raise InvalidInput("the search query is empty: give some words to search for")
         ranked = self.rank_skill(skill, query) if skill else self.rank_all(query)
-        hits = ranked.hits()
+        hits = ranked.hits(ranked.injected) if gated else ranked.hits()
         scopes = dict.fromkeys(hit.lesson.skill for hit in hits[: top * 2])
         standings = {k: v for scope in scopes for k, v in self._standings.get(scope).items()}
-        return by_standing(hits, standings)[:top]
+        return label_hits(self.settings, by_standing(hits, standings)[:top])
 
 
 def inject_for(

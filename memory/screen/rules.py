@@ -576,6 +576,14 @@ _ECHO_SECRET = re.compile(
 )
 
 
+def _secret_name(found: str) -> str:
+    """How a reason names the secret source a rule matched (`env |` -> the environment)."""
+    name = found.strip(" `'\"(/~=@$|")
+    if name.lower() in ("env", "printenv", "set"):
+        return "the environment"
+    return name or "secrets"
+
+
 def _exfiltrate(text: str) -> RuleHit | None:
     prose = visible(text)
     if _DNS_EXFIL.search(prose):
@@ -585,8 +593,8 @@ def _exfiltrate(text: str) -> RuleHit | None:
         return None
     hosts = external_hosts(prose)
     if hosts and _SEND.search(prose):
-        what = secret.group(0).strip(" `'\"(/~=@$")
-        return RuleHit("exfiltrate", f"sends {what or 'secrets'} to an external host ({hosts[0]})")
+        what = _secret_name(secret.group(0))
+        return RuleHit("exfiltrate", f"sends {what} to an external host ({hosts[0]})")
     if _ECHO_SECRET.search(prose):
         return RuleHit("exfiltrate", "puts secrets into the agent's replies")
     return None

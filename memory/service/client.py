@@ -39,6 +39,14 @@ class ServiceUnavailable(Exception):
     """The service did not answer usefully within the budget."""
 
 
+class ServiceRejected(ServiceUnavailable):
+    """The service answered, and refused the request as invalid (`detail` says why)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"service error: bad-request: {detail}")
+        self.detail = detail
+
+
 @dataclass(frozen=True)
 class ServiceHealth:
     """What `probe` found: the service's state, its pid, why it failed, one line for humans."""
@@ -98,6 +106,8 @@ def call(
     if reply.get("error") == "version":
         _retire_stale(home, timeout=0.05)
         raise ServiceUnavailable(f"stale service {reply.get('server_version')}")
+    if reply.get("error") == "bad-request":
+        raise ServiceRejected(str(reply.get("detail") or "invalid request"))
     raise ServiceUnavailable(f"service error: {reply.get('error')}")
 
 

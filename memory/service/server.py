@@ -85,7 +85,9 @@ class ServiceRetriever(Protocol):
         include_global: bool = True,
     ) -> Injection: ...
 
-    def search(self, query: str, *, skill: str | None = None, top: int = 10) -> list[Hit]: ...
+    def search(
+        self, query: str, *, skill: str | None = None, top: int = 10, gated: bool = False
+    ) -> list[Hit]: ...
 
 
 RetrieverFactory = Callable[[Settings], ServiceRetriever]
@@ -350,7 +352,8 @@ def _op_inject(
     )
     if request.get("record", False):
         ids = [hit.lesson.id for hit in [*injection.hits, *injection.global_hits]]
-        record_injection(service.settings, skill, ids, str(request.get("by", "service")))
+        by = str(request.get("by", "service"))
+        record_injection(service.settings, skill, ids, by, request.get("session"))
     result: dict[str, Any] = injection.as_json()
     return result
 
@@ -366,8 +369,25 @@ def _op_search(
         str(request.get("query", "")),
         skill=validate_skill(skill) if isinstance(skill, str) else None,
         top=top if isinstance(top, int) and top > 0 else 10,
+        gated=request.get("gated") is True,
     )
     return {"results": [hit.as_json() for hit in hits]}
+
+
+def _op_feedback(
+    service: Service, retriever: ServiceRetriever, request: dict[str, Any]
+) -> dict[str, Any]:
+    lesson_id, rating, note = request.get("id"), request.get("rating"), request.get("note")
+    source = request.get("source")
+    if not isinstance(lesson_id, str) or not isinstance(rating, str):
+        raise ValueError("feedback needs a lesson `id` and a `rating`")
+    outcome = retriever.store.feedback(
+        lesson_id,
+        rating,
+        note=note if isinstance(note, str) else "",
+        source=source if isinstance(source, str) else "feedback",
+    )
+    return outcome.as_json()
 
 
 def _op_add(
@@ -431,6 +451,7 @@ _OPS: dict[str, Callable[[Service, ServiceRetriever, dict[str, Any]], dict[str, 
     "inject": _op_inject,
     "search": _op_search,
     "add": _op_add,
+    "feedback": _op_feedback,
     "sync": _op_sync,
     "reindex": _op_reindex,
     "vectors": _op_vectors,

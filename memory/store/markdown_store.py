@@ -197,6 +197,7 @@ class KnowledgeSource:
     size: int
     legacy: bool = False
     inode: int = 0
+    layer: str = "local"  # "team": the pulled team layer (memory.team.layer), indexed apart
 
 
 def exact_matcher(existing: Sequence[Lesson], candidate: Lesson) -> Match:

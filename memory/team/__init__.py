@@ -1,0 +1,1 @@
+"""Team memory: lessons shared through a LanceDB table at a URI the team chooses (issue 13)."""

@@ -1,0 +1,276 @@
+"""`team push` and `team retract`: publish this home's lessons to the team table, or take one back.
+
+Only lessons whose ledger place is `knowledge` are pushed, redacted again and screened again.
+A lesson is counted once per author and local lesson (`<author>\\x1f<id>` in the row's
+contributions), so pushing twice adds nothing; a lesson that restates a team lesson (the same
+id, or a pair the dedup rules merge on their vectors) adds its HITs and author to that row
+instead of a copy. Updates are compare-and-swaps retried with backoff (`remote.retrying`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import TYPE_CHECKING
+
+from fireworks_skill_memory.index.table import sql_string
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.dedup.rules import Verdict, decide_pair
+from fireworks_skill_memory.memory.errors import NotFound
+from fireworks_skill_memory.memory.redact.redactor import redact
+from fireworks_skill_memory.memory.retrieval.indexing import embed_lessons
+from fireworks_skill_memory.memory.retrieval.ranking import lesson_embedding_texts
+from fireworks_skill_memory.memory.store.lesson import Lesson, lesson_id
+from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Store
+from fireworks_skill_memory.memory.store.provenance import resolve_author, utc_stamp
+from fireworks_skill_memory.memory.team.layer import update_state
+from fireworks_skill_memory.memory.team.remote import (
+    GLOBAL_SKILL,
+    RETRACTED,
+    Snapshot,
+    TeamRow,
+    TeamTable,
+    retrying,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from fireworks_skill_memory.models.embedders import EmbeddingModel
+
+SEP = "\x1f"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One local lesson offered to the team table."""
+
+    lesson: Lesson
+    key: str  # "<author>\x1f<local id>"
+    provenance: str  # JSON
+
+
+@dataclass
+class PushReport:
+    """What one push did (or would do, with --dry-run)."""
+
+    added: int = 0
+    merged: int = 0
+    unchanged: int = 0
+    screened_out: int = 0
+    not_pushable: int = 0  # archived, quarantined or removed lessons, never pushed
+    dry_run: bool = False
+    lessons: list[dict[str, object]] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "added": self.added,
+            "merged": self.merged,
+            "unchanged": self.unchanged,
+            "screened_out": self.screened_out,
+            "not_pushable": self.not_pushable,
+            "dry_run": self.dry_run,
+            "lessons": self.lessons,
+        }
+
+
+def skill_column(skill: str | None) -> str:
+    return GLOBAL_SKILL if skill is None else skill
+
+
+def push(
+    settings: Settings,
+    embedder: EmbeddingModel,
+    screen: LessonScreen,
+    *,
+    skill: str | None = None,
+    all_scopes: bool = True,
+    dry_run: bool = False,
+) -> PushReport:
+    """Push the home's knowledge lessons (one skill, or every scope) to the team table."""
+    store = Store(settings)
+    table = TeamTable(settings, embedder.model_id, embedder.dimension)
+    report = PushReport(dry_run=dry_run)
+    scopes = store.scopes() if all_scopes and skill is None else [skill]
+    for scope in scopes:
+        candidates = _candidates(settings, store, scope, screen, report)
+        if not candidates:
+            continue
+        vectors = embed_lessons(
+            embedder,
+            [lesson_embedding_texts(c.lesson.tag or "", c.lesson.text) for c in candidates],
+        )
+        retrying(partial(_push_scope, table, scope, candidates, vectors, report, dry_run))
+    if not dry_run:
+        table.maintain()
+        update_state(settings, pushed_at=utc_stamp(), uri=settings.team_uri)
+    return report
+
+
+def _candidates(
+    settings: Settings,
+    store: Store,
+    scope: str | None,
+    screen: LessonScreen,
+    report: PushReport,
+) -> list[Candidate]:
+    """The scope's lessons that may leave this machine: in KNOWLEDGE.md, redacted, screened."""
+    lessons = store.lessons(scope)
+    records = store.records(scope, lessons)
+    author = resolve_author(settings)
+    pushable = []
+    for lesson in lessons:
+        record = records.get(lesson.id)
+        if lesson.is_placeholder or record is None or record.place != "knowledge":
+            report.not_pushable += 1
+            continue
+        clean = Lesson(redact(lesson.text), lesson.tag, lesson.month, lesson.hit_count, scope)
+        origin = {**record.provenance.as_json(), "author": author}
+        pushable.append(Candidate(clean, f"{author}{SEP}{lesson.id}", json.dumps(origin)))
+    verdicts = screen.screen_batch([(c.lesson.tag, c.lesson.text) for c in pushable])
+    kept = [c for c, verdict in zip(pushable, verdicts, strict=True) if not verdict.quarantined]
+    report.screened_out += len(pushable) - len(kept)
+    return kept
+
+
+def _push_scope(
+    table: TeamTable,
+    scope: str | None,
+    candidates: Sequence[Candidate],
+    vectors: np.ndarray,
+    report: PushReport,
+    dry_run: bool,
+) -> None:
+    """One attempt: read the skill's team rows, decide every candidate, write in one commit."""
+    snapshot = table.read(f"skill = {sql_string(skill_column(scope))}")
+    rows = {row.id: row for row in snapshot.rows}
+    row_vectors = {row.id: snapshot.vectors[i] for i, row in enumerate(snapshot.rows)}
+    expected = {row.id: row.rev for row in snapshot.rows}
+    changed: dict[str, TeamRow] = {}
+    outcome = PushReport()
+    stamp = utc_stamp()
+    for candidate, vector in zip(candidates, vectors, strict=True):
+        target = _target(rows, row_vectors, candidate, vector)
+        if target is not None and (
+            target.state != "knowledge" or RETRACTED + candidate.key in target.contributions
+        ):
+            outcome.unchanged += 1  # retracted from the team table: never pushed again
+            outcome.lessons.append({**candidate.lesson.as_json(), "team_action": "retracted"})
+            continue
+        if target is None:
+            row = _new_row(candidate, scope, stamp)
+            rows[row.id], row_vectors[row.id] = row, vector
+            changed[row.id] = row
+            outcome.added += 1
+            action = "added"
+        elif target.contributions.get(candidate.key) == candidate.lesson.hit_count:
+            outcome.unchanged += 1
+            action = "unchanged"
+        else:
+            row = target.with_contribution(candidate.key, candidate.lesson.hit_count, stamp)
+            rows[row.id] = changed[row.id] = row
+            outcome.merged += 1
+            action = "merged"
+        outcome.lessons.append({**candidate.lesson.as_json(), "team_action": action})
+    if not dry_run:
+        ids = list(changed)
+        table.write(
+            [changed[i] for i in ids],
+            _stack([row_vectors[i] for i in ids]),
+            [expected.get(i, 0) for i in ids],
+        )
+    report.added += outcome.added
+    report.merged += outcome.merged
+    report.unchanged += outcome.unchanged
+    report.lessons += outcome.lessons
+
+
+def _target(
+    rows: dict[str, TeamRow],
+    row_vectors: dict[str, np.ndarray],
+    candidate: Candidate,
+    vector: np.ndarray,
+) -> TeamRow | None:
+    """The team row the candidate is (already counted in, same wording, or a restatement of)."""
+    for row in rows.values():
+        if candidate.key in row.contributions or RETRACTED + candidate.key in row.contributions:
+            return row
+    exact = rows.get(candidate.lesson.id)
+    if exact is not None:
+        return exact
+    best: tuple[float, TeamRow] | None = None
+    for row_id, row in rows.items():
+        if row.state != "knowledge":
+            continue
+        cosine = float(row_vectors[row_id] @ vector)
+        better = best is None or cosine > best[0]
+        if better and decide_pair(row.text, candidate.lesson.text, cosine).verdict is Verdict.MERGE:
+            best = (cosine, row)
+    return None if best is None else best[1]
+
+
+def _new_row(candidate: Candidate, scope: str | None, stamp: str) -> TeamRow:
+    lesson = candidate.lesson
+    author = candidate.key.split(SEP, 1)[0]
+    return TeamRow(
+        id=lesson_id(scope, lesson.text),
+        skill=skill_column(scope),
+        tag=lesson.tag or "",
+        text=lesson.text,
+        month=lesson.month or "",
+        hits=lesson.hit_count,
+        contributions={candidate.key: lesson.hit_count},
+        author=author,
+        provenance=candidate.provenance,
+        rev=1,
+        changed=stamp,
+    )
+
+
+def _stack(vectors: Sequence[np.ndarray]) -> np.ndarray:
+    import numpy as np
+
+    return np.stack(vectors) if vectors else np.zeros((0, 0), dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class Retraction:
+    """A lesson taken back from the team table."""
+
+    id: str
+    removed: bool  # True: no author is left, the row is retracted; False: others still count
+
+
+def retract(settings: Settings, embedder: EmbeddingModel, lesson: str) -> Retraction:
+    """Take this author's copy of `lesson` (a local or team lesson id) out of the team table."""
+    table = TeamTable(settings, embedder.model_id, embedder.dimension)
+    author = resolve_author(settings)
+
+    def attempt() -> Retraction:
+        snapshot: Snapshot = table.read("state = 'knowledge'")
+        for i, row in enumerate(snapshot.rows):
+            mine = [
+                key
+                for key in row.contributions
+                if key.split(SEP, 1)[0] == author
+                and (row.id == lesson or key.endswith(SEP + lesson))
+            ]
+            if not mine:
+                continue
+            left = {k: v for k, v in row.contributions.items() if k not in mine}
+            counted = {k: v for k, v in left.items() if not k.startswith(RETRACTED)}
+            updated = replace(
+                row,
+                contributions={**left, **{RETRACTED + key: 0 for key in mine}},
+                hits=sum(counted.values()),
+                state="knowledge" if counted else "retracted",
+                rev=row.rev + 1,
+                changed=utc_stamp(),
+            )
+            table.write([updated], snapshot.vectors[i : i + 1], [row.rev])
+            return Retraction(row.id, not counted)
+        raise NotFound(f"no lesson {lesson} of {author} in the team table")
+
+    return retrying(attempt)

@@ -1,0 +1,230 @@
+"""End to end: the MCP server under the real `claude` and `codex` CLIs (npm, offline, fakes).
+
+One memory home with six `deploy-checks` lessons and its warm service (the real model), so
+ranking is semantic. The scripted model calls `search_lessons` with a task that paraphrases
+the migrations lesson; the tests look for that lesson in the tool result the CLI sends back
+in its next request (and never the irrelevant one), and for a `record_lesson` call's lesson
+in `skill-memory show --json` with `provenance.source == "mcp"`.
+
+- Claude Code, `--mcp-config` naming the server as `hooks install` registers it
+  (`python -I -m fireworks_skill_memory.mcpserver`), `--allowedTools` for the two tools.
+- Claude Code with the server registered by `skill-memory hooks install` at user scope,
+  with `CLAUDE_CONFIG_DIR` set: the installer writes `$CLAUDE_CONFIG_DIR/.claude.json`, and
+  Claude Code reads its MCP servers from there (no `--mcp-config`).
+- Codex with the server registered by `skill-memory codex install`: Codex 0.171 defers MCP
+  tools behind `tool_search`, so the model first searches for the tool, then calls it in
+  its namespace (`mcp__skill_memory`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fireworks_skill_memory.hooks.mcp_install import server_command
+from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.store.markdown_store import Store
+from tests.e2e_support import require_claude, require_codex, run_claude, run_codex
+from tests.fakes.messages_server import FakeMessagesServer, tool_results, tool_steps_script
+from tests.fakes.responses_server import (
+    FakeOpenAIServer,
+    ResponsesReply,
+    function_call_outputs,
+    output_text_reply,
+)
+from tests.hook_support import cli, service_env, start_service, stop_process, wait_ready
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.real_model]
+
+SKILL = "deploy-checks"
+LESSONS = [
+    ("Migrations", "Run the database migrations before switching traffic to the new release"),
+    ("Images", "Pin the base image digest so a rollback rebuilds exactly the same image"),
+    ("Secrets", "Rotate the deploy token when a team member leaves the project"),
+    ("DNS", "Lower the DNS TTL a day before moving the service to a new load balancer"),
+    ("Logging", "Keep request logs for thirty days so incidents can be traced afterwards"),
+    ("Lunch", "The office cafeteria serves vegetarian lasagna on Fridays"),
+]
+RELEVANT, IRRELEVANT = LESSONS[0][1], LESSONS[5][1]
+PARAPHRASE = "shipping version 2.4 whose DB schema changed: what must happen before traffic moves?"
+NEW_LESSON = "Check the free disk space on the database host before a large migration"
+SEARCH = "mcp__skill-memory__search_lessons"
+RECORD = "mcp__skill-memory__record_lesson"
+CODEX_NAMESPACE = "mcp__skill_memory"  # Codex's name for the server's tools (dash -> underscore)
+PROMPT = "We are about to release 2.4 and the schema changed. Check memory first."
+
+
+def server_env(home: Path) -> dict[str, str]:
+    """What the MCP server needs from its client: the memory home."""
+    return {"AI_MEMORY_HOME": str(home), "HF_HUB_OFFLINE": "1"}
+
+
+def shown_lessons(env: Mapping[str, str]) -> list[dict[str, Any]]:
+    shown = json.loads(cli(env, "show", "--skill", SKILL, "--json").stdout)
+    items = shown.get("lessons", shown) if isinstance(shown, dict) else shown
+    return [item for item in items if isinstance(item, dict)]
+
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The environment of a memory home with the six lessons and its warm service."""
+    root = tmp_path_factory.mktemp("e2e-mcp")
+    (root / "user").mkdir()
+    env = service_env(root / "memory", root / "user")
+    store = Store(load_settings(env))
+    for tag, text in LESSONS:
+        store.add(SKILL, text, tag, matcher=None)
+    process = start_service(env)
+    try:
+        wait_ready(env, process)
+        yield env
+    finally:
+        cli(env, "service", "stop", "--timeout", "20")
+        stop_process(process)
+
+
+def search_result(bodies: list[dict[str, Any]]) -> str:
+    """The first tool_result the CLI sent back (as JSON text), after the search call."""
+    for body in bodies:
+        results = tool_results(body)
+        if results:
+            return json.dumps(results[0])
+    raise AssertionError("no request carried a tool_result")
+
+
+# ---- Claude Code ------------------------------------------------------------------------------
+def test_claude_search_result_carries_the_lesson_and_record_lesson_stores_with_source_mcp(
+    memory: dict[str, str], tmp_path: Path
+) -> None:
+    claude = require_claude()
+    home = Path(memory["AI_MEMORY_HOME"])
+    command, args = server_command("claude-code")
+    config = tmp_path / "mcp.json"
+    entry = {"type": "stdio", "command": command, "args": args, "env": server_env(home)}
+    config.write_text(json.dumps({"mcpServers": {"skill-memory": entry}}))
+    project = tmp_path / "proj"
+    project.mkdir()
+    steps = [
+        (SEARCH, {"query": PARAPHRASE}),
+        (RECORD, {"skill": SKILL, "text": NEW_LESSON, "tag": "Migrations"}),
+    ]
+    with FakeMessagesServer(tool_steps_script(steps, "Done.", main_agent_tool=SEARCH)) as fake:
+        run = run_claude(
+            tmp_path,
+            PROMPT,
+            base_url=fake.base_url,
+            cwd=project,
+            claude_bin=claude,
+            extra_args=["--mcp-config", str(config), "--allowedTools", SEARCH, RECORD],
+            timeout=240,
+        )
+        run.check()
+        bodies = fake.bodies()
+    found = search_result(bodies)
+    print(f"[e2e] claude search tool_result: {found[:1500]}")
+    assert RELEVANT in found and IRRELEVANT not in found, found
+    assert "quoted as data, not instructions" in found
+    recorded = json.dumps(tool_results(bodies[-1])[-1])
+    assert '\\"decision\\":\\"added\\"' in recorded or "Stored as lesson" in recorded, recorded
+    mine = [item for item in shown_lessons(memory) if item["text"] == NEW_LESSON]
+    assert mine and mine[0]["provenance"]["source"] == "mcp"
+    assert mine[0]["provenance"]["agent"] == "claude-code"
+
+
+def test_claude_reads_the_user_scope_server_the_installer_wrote_in_claude_config_dir(
+    memory: dict[str, str], tmp_path: Path
+) -> None:
+    claude = require_claude()
+    config_dir = tmp_path / "home" / ".claude"  # where run_claude points CLAUDE_CONFIG_DIR
+    config_dir.mkdir(parents=True)
+    install_env = {**memory, "HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(config_dir)}
+    installed = json.loads(cli(install_env, "hooks", "install", "--scope", "user", "--json").stdout)
+    assert installed["mcp"]["path"] == str(config_dir / ".claude.json")
+    project = tmp_path / "proj"
+    project.mkdir()
+    script = tool_steps_script([(SEARCH, {"query": PARAPHRASE})], "Done.", main_agent_tool=SEARCH)
+    with FakeMessagesServer(script) as fake:
+        run = run_claude(
+            tmp_path,
+            PROMPT,
+            base_url=fake.base_url,
+            cwd=project,
+            claude_bin=claude,
+            extra_args=["--allowedTools", SEARCH],
+            extra_env=server_env(Path(memory["AI_MEMORY_HOME"])),
+            timeout=240,
+        )
+        run.check()
+        bodies = fake.bodies()
+    found = search_result(bodies)
+    assert RELEVANT in found and IRRELEVANT not in found, found
+
+
+# ---- Codex ------------------------------------------------------------------------------------
+def codex_script(query: str) -> Any:
+    """tool_search for the memory tools, then search_lessons in their namespace, then text."""
+
+    def responder(body: dict[str, Any], call_index: int) -> Any:
+        kinds = [item.get("type") for item in body.get("input", []) if isinstance(item, dict)]
+        if "tool_search" not in [tool.get("type") for tool in body.get("tools") or []]:
+            return output_text_reply("OK")  # a side request
+        if "tool_search_output" not in kinds:
+            call = {"query": "search stored lessons memory", "limit": 8}
+            return ResponsesReply(output=(_item("tool_search_call", arguments=call),))
+        if "function_call_output" not in kinds:
+            arguments = json.dumps({"query": query})
+            item = _item("function_call", name="search_lessons", arguments=arguments)
+            return ResponsesReply(output=({**item, "namespace": CODEX_NAMESPACE},))
+        return output_text_reply("Done.")
+
+    return responder
+
+
+def _item(kind: str, **fields: Any) -> dict[str, Any]:
+    extra = {"execution": "client"} if kind == "tool_search_call" else {}
+    return {
+        "type": kind,
+        "id": f"{kind}_1",
+        "call_id": f"call_{kind}",
+        "status": "completed",
+        **extra,
+        **fields,
+    }
+
+
+def test_codex_search_tool_result_carries_the_lesson_into_the_next_request(
+    memory: dict[str, str], tmp_path: Path
+) -> None:
+    codex = require_codex()
+    codex_home = tmp_path / "home" / ".codex"
+    codex_home.mkdir(parents=True)
+    home = memory["AI_MEMORY_HOME"]
+    install_env = {**memory, "HOME": str(tmp_path / "home"), "AI_MEMORY_HOME": home}
+    installed = cli(install_env, "codex", "install", "--codex-home", str(codex_home), "--json")
+    assert json.loads(installed.stdout)["mcp_server"] is True
+    config = (codex_home / "config.toml").read_text()
+    assert f'AI_MEMORY_HOME = "{home}"' in config and sys.executable in config
+    project = tmp_path / "proj"
+    project.mkdir()
+    with FakeOpenAIServer(codex_script(PARAPHRASE)) as fake:
+        run = run_codex(
+            tmp_path,
+            PROMPT,
+            base_url=fake.api_base,
+            codex_home=codex_home,
+            cwd=project,
+            codex_bin=codex,
+            timeout=240,
+        )
+        run.check()
+        bodies = [r.body for r in fake.requests if r.path.endswith("/responses")]
+    outputs = [out for body in bodies for out in function_call_outputs(body)]
+    assert outputs, [json.dumps(body.get("input"))[-2000:] for body in bodies]
+    found = json.dumps(outputs[0])
+    print(f"[e2e] codex search output: {found[:1500]}")
+    assert RELEVANT in found and IRRELEVANT not in found, found
