@@ -3,11 +3,12 @@ what the ledger records, what moves to the archive, and how the ranking treats t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.config import Settings, load_settings
 from fireworks_skill_memory.memory.errors import InvalidInput, NotFound
 from fireworks_skill_memory.memory.retrieval.inject import Hit
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
@@ -17,6 +18,7 @@ from fireworks_skill_memory.memory.store.ledger import read_ledger
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from fireworks_skill_memory.models.embedders import EmbeddingModel
+from tests.conftest import CliInvoker
 
 SKILL = "demo"
 
@@ -120,3 +122,49 @@ def test_the_retriever_ranks_a_disputed_lesson_below_the_others(
     again = retriever.search("run pytest failures", skill=SKILL)
     assert again[-1].lesson.id == first
     assert {hit.lesson.id for hit in again} == set(ids)
+
+
+def test_show_json_marks_unverified_lessons_after_a_skill_md_change(
+    cli: CliInvoker, env: dict[str, str]
+) -> None:
+    settings = load_settings(env)
+    path = skill_md(settings, "# demo\nv1\n")
+    cli("add", "--skill", SKILL, "Call the v1 endpoint with a token")
+    path.write_text("# demo\nv2\n")
+    (lesson,) = json.loads(cli("show", "--skill", SKILL, "--json").output)["lessons"]
+    assert lesson["standing"] == "unverified"
+    assert "(unverified)" in cli("show", "--skill", SKILL).output
+    assert cli("review", "confirm", lesson["id"]).exit_code == 0
+    (lesson,) = json.loads(cli("show", "--skill", SKILL, "--json").output)["lessons"]
+    assert lesson["standing"] == "current"
+
+
+@pytest.mark.real_model
+@pytest.mark.slow
+def test_wrong_twice_stops_the_injection_and_helped_adds_one_hit(
+    cli_real: CliInvoker,
+) -> None:
+    task = "container cannot reach a service running on the host"
+    wrong = "Use host.docker.internal to reach services on the host from a container"
+    other = "Add --add-host=host.docker.internal:host-gateway on Linux so that name resolves"
+    ids = [
+        json.loads(cli_real("add", "--skill", SKILL, "--json", text).output)["lesson"]["id"]
+        for text in (wrong, other)
+    ]
+    for unrelated in ("Pin the base image by digest", "Use multi-stage builds for small images"):
+        cli_real("add", "--skill", SKILL, unrelated)
+    before = json.loads(cli_real("inject", "--skill", SKILL, "--task", task, "--json").output)
+    assert ids[0] in [lesson["id"] for lesson in before["lessons"]]
+
+    helped = json.loads(cli_real("feedback", ids[1], "--helped", "--json").output)
+    assert helped["lesson"]["hits"] == 2
+
+    first = json.loads(cli_real("feedback", ids[0], "--wrong", "--note", "v2", "--json").output)
+    assert first["standing"] == "disputed" and not first["archived"]
+    second = cli_real("feedback", ids[0], "--wrong", "--note", "still wrong")
+    assert second.exit_code == 0 and "archived" in second.output
+    after = json.loads(cli_real("inject", "--skill", SKILL, "--task", task, "--json").output)
+    assert ids[0] not in [lesson["id"] for lesson in after["lessons"]]
+    items = json.loads(cli_real("review", "--json").output)["items"]
+    assert [(item["id"], item["status"]) for item in items] == [(ids[0], "archived")]
+    assert "still wrong" in items[0]["reason"]
