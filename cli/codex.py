@@ -55,7 +55,7 @@ def codex_group() -> None:
     "--mcp/--no-mcp",
     default=True,
     show_default=True,
-    help="Also register the `skill-memory mcp` server in config.toml ([mcp_servers.skill-memory]).",
+    help="Also register the MCP server (the memory tools) in config.toml [mcp_servers].",
 )
 @json_option
 def install_command(
@@ -89,7 +89,7 @@ def _print_install(report: InstallReport) -> None:
         click.echo(f"  {event}: {command}")
     click.echo(f"AGENTS.md tells the agent to run: {report.agents_command} inject|checkpoint|flush")
     if report.mcp:
-        click.echo("MCP server: [mcp_servers.skill-memory] in config.toml runs `skill-memory mcp`")
+        click.echo("MCP server: [mcp_servers.skill-memory] in config.toml (the memory tools)")
     for path in report.backups:
         click.echo(f"backup: {path}")
     if report.trusted is not None:

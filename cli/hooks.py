@@ -52,7 +52,7 @@ def _mcp_option(func: F) -> F:
         "--mcp/--no-mcp",
         default=True,
         show_default=True,
-        help="Also register (or remove) the `skill-memory mcp` server for the scope: "
+        help="Also register (or remove) the MCP server (the memory tools) for the scope: "
         "~/.claude.json (user) or ./.mcp.json (project).",
     )(func)
 

@@ -7,7 +7,6 @@ Bad options exit 2 with a usage line on stderr (argparse); stdout stays protocol
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 
 from fireworks_skill_memory.mcpserver.link import DEFAULT_WAIT, MAX_WAIT
@@ -52,4 +51,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

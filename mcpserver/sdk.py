@@ -5,8 +5,9 @@
 (starlette, uvicorn, sse): most of a cold start, none of it used by a low-level stdio server.
 `skip_package_inits` registers `mcp` and `mcp.server` as bare package modules (spec and
 `__path__`, `__init__` not run), so `mcpserver.app`'s imports load only the modules they name.
-It also marks `httpx._main` (httpx's command line: rich, pygments, click; httpx comes with the
-SDK's shared session) absent, which httpx supports by defining a stub `main`.
+It also marks `httpx._main` (httpx's command line: rich, pygments, click) absent, which httpx
+supports by defining a stub `main`, and defers `jsonschema` and `httpx` until first used (a
+tool call's argument check; a request timeout): together about a quarter of the imports.
 
 Only a process that is nothing but the server calls it (`python -m ...mcpserver`, `skill-memory
 mcp`), before importing `mcpserver.app`: anything in that process doing `from mcp import
@@ -15,10 +16,14 @@ ClientSession` afterwards would fail.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
+import types
+from typing import Any
 
 _PACKAGES = ("mcp", "mcp.server")
+_LAZY = ("jsonschema", "httpx")  # first used by a tool call's validation / a request timeout
 
 
 def skip_package_inits() -> None:
@@ -27,7 +32,31 @@ def skip_package_inits() -> None:
         return
     for name in _PACKAGES:
         _bare_package(name)
-    sys.modules.setdefault("httpx._main", None)  # type: ignore[assignment]
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+    for name in _LAZY:
+        if name not in sys.modules:
+            _lazy_module(name)
+
+
+class _Deferred(types.ModuleType):
+    """Stands in for a module until code reads one of its attributes, then imports it.
+
+    `importlib.util.LazyLoader` cannot do this on Python < 3.12: the `import` statement itself
+    reads `__spec__`, which loads the module. Here the import system finds a plain module
+    with a `__spec__` of None; only a missing attribute (`jsonschema.validate`) reaches
+    `__getattr__`, which imports the real module and answers from it.
+    """
+
+    def __getattr__(self, attr: str) -> Any:
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        return getattr(importlib.import_module(self.__name__), attr)
+
+
+def _lazy_module(name: str) -> None:
+    module = _Deferred(name)
+    module.__spec__ = None
+    sys.modules[name] = module
 
 
 def _bare_package(name: str) -> None:
