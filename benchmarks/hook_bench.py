@@ -21,6 +21,9 @@ It prints figures, it asserts nothing. Steps:
    - the service's own answer time for a forwarded PreToolUse (socket round trip from this
      process, no interpreter start, no budget), new task and embedded task;
    - PostToolUse of an ordinary Bash call (no SKILL.md, no error: the per-tool-call cost);
+   - PostToolUse of a Bash call whose output is an error, and PostToolUseFailure (Claude's
+     failure payload), each in a new session with one active skill and a new error text,
+     so every run ranks that skill's lessons (and the global ones) for a new failure;
    - the same two with the service down (its spawn held off by the spawn cooldown stamp, so
      every run takes the in-process path): PreToolUse reads the skill's lexical cache (written
      by the service, or by the first fallback); once more with that cache deleted before each
@@ -162,6 +165,48 @@ def bash_payload(session: str) -> bytes:
     return json.dumps(payload).encode()
 
 
+ERRORS = [
+    'Traceback (most recent call last):\n  File "/home/dev/{a}/main.py", line {n}, in <module>\n'
+    "RuntimeError: the {a} {c} failed: connection refused by {b} on port 54{n:02d}",
+    "npm ERR! code ELIFECYCLE\nnpm ERR! {a}@1.0.{n} build: `{a} {c}`\nnpm ERR! Exit status 1\n"
+    "Error: {b} {d} is missing for the {a} {c}",
+    "error[E0382]: borrow of moved value: `{b}_{n}`\n --> src/{a}.rs:{n}:9\n"
+    "error: could not compile `{a}` due to 1 previous error ({c})",
+]
+
+
+def failing_bash_payload(session: str, index: int) -> bytes:
+    """PostToolUse of a Bash call whose output looks like an error (a new text per run)."""
+    payload = json.loads(bash_payload(session))
+    payload["tool_response"]["stderr"] = error_text(index)
+    payload["tool_input"] = {"command": "make build", "description": "Build"}
+    return json.dumps(payload).encode()
+
+
+def failure_payload(session: str, index: int) -> bytes:
+    """PostToolUseFailure, the shape Claude Code sends (`error`, `is_interrupt`, ...)."""
+    payload = recorded("PostToolUse(Read)")
+    for key in ("tool_response",):
+        payload.pop(key, None)
+    payload.update(
+        session_id=session,
+        hook_event_name="PostToolUseFailure",
+        tool_name="Bash",
+        tool_input={"command": "make build", "description": "Build"},
+        tool_use_id=f"toolu_bench_{index}",
+        error="Exit code 1\n" + error_text(index),
+        is_interrupt=False,
+        duration_ms=812,
+    )
+    return json.dumps(payload).encode()
+
+
+def error_text(index: int) -> str:
+    domain = DOMAINS[index % len(DOMAINS)]
+    names = dict(zip("abcd", domain, strict=True))
+    return ERRORS[index % len(ERRORS)].format(n=index % 97, **names)
+
+
 # ---- timing -----------------------------------------------------------------------------
 def timed(argv: list[str], stdin: bytes, env: dict[str, str]) -> float:
     started = time.perf_counter()
@@ -301,6 +346,13 @@ def verdicts(series: Series, mode: str) -> list[str]:
         ("warm p95", warm["p95_ms"] / bare["median_ms"], TARGET_WARM_P95),
         ("service down median", down["median_ms"] / bare["median_ms"], TARGET_DOWN_MEDIAN),
     ]
+    for name, label in (
+        (f"PostToolUse Bash error warm ({mode})", "error warm median"),
+        (f"PostToolUseFailure warm ({mode})", "failure warm median"),
+    ):
+        if name in series:
+            ratio = stats(series[name])["median_ms"] / bare["median_ms"]
+            checks.append((label, ratio, TARGET_WARM_MEDIAN))
     lines = []
     for what, value, limit in checks:
         verdict = "met" if value <= limit else "MISSED"
@@ -427,6 +479,39 @@ class Bench:
 
         return run
 
+    def failed(self, mode: Callable[[str], list[str]], event: str) -> Callable[[int], float]:
+        """A failed Bash call (PostToolUse with error output, or PostToolUseFailure) in a new
+        session whose one active skill is ranked for the new error."""
+        from fireworks_skill_memory.hooks.state import SessionState
+        from fireworks_skill_memory.memory.config import load_settings
+
+        settings = load_settings({"AI_MEMORY_HOME": str(self.home)})
+        make = failure_payload if event == "PostToolUseFailure" else failing_bash_payload
+        count = iter(range(1_000_000))
+        name = getattr(mode, "__name__", "service")
+
+        def run(index: int) -> float:
+            from fireworks_skill_memory.hooks.fast import forward
+
+            self.idle()
+            number = next(count)
+            session = f"bench-{event}-{name}-{number}"
+            SessionState(settings.sessions_dir, session).mark_active(
+                DOMAINS[number % len(DOMAINS)][0]
+            )
+            if mode != self.in_service:
+                return timed(mode(self.commands[event]), make(session, number), self.env)
+            started = time.perf_counter()
+            if forward(event, make(session, number), str(self.home), 30.0) is None:
+                raise RuntimeError("the service did not answer")
+            return time.perf_counter() - started
+
+        return run
+
+    def in_service(self, command: str) -> list[str]:
+        """A marker mode for `failed`: forward from this process, no interpreter start."""
+        return []
+
     def bare(self, flags: list[str], mode: str) -> Callable[[int], float]:
         argv = [self.python, *flags, "-c", "pass"]
         command = shell(shlex.join(argv)) if mode == "shell" else argv
@@ -445,9 +530,16 @@ class Bench:
                 cases[f"bare -S ({mode})"] = self.bare(["-S"], mode)
                 cases[f"PreToolUse warm, new task ({mode})"] = self.pre(mode, spawn)
                 cases[f"PostToolUse Bash warm ({mode})"] = self.post(spawn)
+                cases[f"PostToolUse Bash error warm ({mode})"] = self.failed(spawn, "PostToolUse")
+                cases[f"PostToolUseFailure warm ({mode})"] = self.failed(
+                    spawn, "PostToolUseFailure"
+                )
             cases["PreToolUse warm, task embedded (exec)"] = self.pre("exec", direct)
             cases["service answer, new task (service)"] = self.answer("service")
             cases["service answer, task embedded (service)"] = self.answer("service")
+            cases["service answer, PostToolUseFailure (service)"] = self.failed(
+                self.in_service, "PostToolUseFailure"
+            )
             self.series.update(measure(cases, self.runs))
             log = (self.home / "run" / "injections.log").read_text().splitlines()
             self.served = sum(1 for line in log if '"by": "PreToolUse:Skill"' in line)

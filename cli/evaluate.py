@@ -43,7 +43,12 @@ def eval_group() -> None:
     "--corpus", "corpus_dir", required=True, type=click.Path(exists=True, file_okay=False)
 )
 @click.option(
-    "--queries", "queries_file", required=True, type=click.Path(exists=True, dir_okay=False)
+    "--queries",
+    "queries_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="JSONL of task queries {qid, skill, task, relevant, kind} or failure queries"
+    " {qid, skill, command, error, relevant, kind}.",
 )
 @click.option(
     "--ranker",
@@ -72,7 +77,9 @@ def retrieval(
     """Answer labelled queries over a corpus the way `inject` would, and score them.
 
     Prints Recall@1, Recall@5, best@5, MRR@10, nDCG@5 before the gate, and the
-    false-injection rate and best@5 as injected, overall and by kind.
+    false-injection rate and best@5 as injected, overall and by kind. A failure query is
+    answered as the failure hook answers it: the task text is built from its command and
+    error, and `ours` injects through the failure gate (at most two lessons).
     """
     from fireworks_skill_memory.memory.retrieval.evaluation import (
         RANKERS,

@@ -3,7 +3,10 @@
 - `Read` of `.../skills/<name>/SKILL.md` (Claude), or a shell command that reads one
   (Codex runs `cat`/`sed` through `tool_name: "Bash"`): inject that skill's lessons ranked
   for the session's latest prompt, once per skill per session.
-- Shell output that looks like an error: redact, cap and append it to the session's seeds.
+- `Skill` (Claude) and SKILL.md reads mark the skill active in the session.
+- Output that looks like an error (`hooks.seeds.failed_response`): redact, cap and append it to
+  the session's seeds, and, in the warm service, inject the lessons of the active skills that
+  explain it (`hooks.failure_flow`; Codex reports failures only through this event).
 This runs on every tool call, so anything not needed is never imported.
 """
 
@@ -48,9 +51,10 @@ def handle(payload: dict[str, Any]) -> str | None:
         return None
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
     skills = skills_read(tool, tool_input, cwd)
+    loaded = tool_input.get("skill") if tool == "Skill" else None
     # a SKILL.md read is documentation, not a failure, whatever words it contains
-    seed = None if skills else failed_response(tool, payload.get("tool_response"))
-    if not skills and seed is None:
+    seed = None if skills or loaded else failed_response(tool, payload.get("tool_response"))
+    if not skills and seed is None and not isinstance(loaded, str):
         return None
     from fireworks_skill_memory.hooks.runtime import context_output
     from fireworks_skill_memory.hooks.state import SessionState
@@ -58,11 +62,30 @@ def handle(payload: dict[str, Any]) -> str | None:
 
     settings = load_settings()
     state = SessionState(settings.sessions_dir, payload.get("session_id"))
+    if isinstance(loaded, str):
+        _mark_active(state, [loaded])
+        return None
     if seed is not None:
+        from fireworks_skill_memory.hooks.failure_flow import failure_context
+        from fireworks_skill_memory.hooks.seeds import response_text
         from fireworks_skill_memory.memory.redact.redactor import redact
 
         state.add_seed(tool, redact(seed))
+        output = response_text(payload.get("tool_response"))
+        return context_output(EVENT, failure_context(settings, state, payload, output, by=EVENT))
+    _mark_active(state, skills)
     return context_output(EVENT, _inject_new(settings, state, payload, skills))
+
+
+def _mark_active(state: Any, skills: list[str]) -> None:
+    from fireworks_skill_memory.memory.errors import InvalidSkillName
+    from fireworks_skill_memory.memory.store.skill_names import skill_dirname
+
+    for skill in skills:
+        try:
+            state.mark_active(skill_dirname(skill))
+        except InvalidSkillName:
+            continue  # not a name this memory could hold
 
 
 def _inject_new(
@@ -77,7 +100,11 @@ def _inject_new(
         if state.was_injected(directory):
             continue
         text = injection_text(
-            settings, skill, task_parts(settings, payload), by=f"{EVENT}:SKILL.md"
+            settings,
+            skill,
+            task_parts(settings, payload),
+            by=f"{EVENT}:SKILL.md",
+            session=payload.get("session_id"),
         )
         if text:
             state.mark_injected(directory)

@@ -1,4 +1,10 @@
-"""PostToolUseFailure: a tool call failed; keep the command and the error as a seed."""
+"""PostToolUseFailure: a tool call failed; keep it as a seed, and inject what explains it.
+
+Payload (Claude Code): `tool_name, tool_input, tool_use_id, error, is_interrupt,
+duration_ms`. The command and the error are kept (redacted, capped) as an error seed; in
+the warm service, the lessons of the session's skills that explain the error are injected
+(`hooks.failure_flow`). An interrupt is no failure.
+"""
 
 from __future__ import annotations
 
@@ -13,26 +19,24 @@ if TYPE_CHECKING:
 
 
 def handle(payload: dict[str, Any]) -> str | None:
-    """Record `<command>\\n<error>` (redacted, capped); prints nothing."""
+    """Record `<command>\\n<error>` as a seed; the failure's lessons as context, if any."""
     error = payload.get("error")
     tool = payload.get("tool_name")
     if not isinstance(error, str) or not error.strip() or not isinstance(tool, str):
         return None
     if payload.get("is_interrupt") is True:
         return None
+    from fireworks_skill_memory.hooks.failure_flow import called_command, failure_context
+    from fireworks_skill_memory.hooks.runtime import context_output
     from fireworks_skill_memory.hooks.state import SessionState
     from fireworks_skill_memory.memory.config import load_settings
     from fireworks_skill_memory.memory.redact.redactor import redact
 
-    tool_input = payload.get("tool_input")
-    command = ""
-    if isinstance(tool_input, dict):
-        value = tool_input.get("command", tool_input.get("file_path", ""))
-        command = value[:COMMAND_CHARS] if isinstance(value, str) else ""
+    command = called_command(tool, payload.get("tool_input"))[:COMMAND_CHARS]
     settings = load_settings()
     state = SessionState(settings.sessions_dir, payload.get("session_id"))
     state.add_seed(tool, redact(f"{command}\n{error}".strip()))
-    return None
+    return context_output(EVENT, failure_context(settings, state, payload, error, by=EVENT))
 
 
 main = main_for(EVENT, handle)

@@ -4,6 +4,8 @@ Everything is append-only or create-once, so concurrent hooks need no lock:
 - `prompts.jsonl`  one `{"t", "prompt"}` per user prompt (redacted, capped)
 - `seeds.jsonl`    one `{"t", "tool", "text"}` per captured error (redacted, <= 800 chars)
 - `injected/<skill dir>`  created once when a skill's lessons were injected
+- `active/<skill dir>`  created once when a skill was used (read or loaded), injected or not
+- `failure_shown.jsonl`  one `{"t", "ids"}` per failure injection (a lesson is shown once)
 Every write is best effort: on a home that cannot be written (read-only, full) the hook
 still does its job, it only remembers less. Standard library only (`memory.light_json`).
 """
@@ -22,6 +24,8 @@ from fireworks_skill_memory.memory.sessions.session_files import (
     session_folder,
 )
 
+ACTIVE_DIR = "active"
+FAILURE_SHOWN_FILE = "failure_shown.jsonl"
 PROMPT_CHARS = 4000
 SEED_CHARS = 800
 MAX_SEEDS_BYTES = 64 * 1024
@@ -92,9 +96,52 @@ class SessionState:
 
         False when it could not be noted: the injection stands, a later read may repeat it.
         """
+        return self._mark(INJECTED_DIR, skill_dir)
+
+    def mark_active(self, skill_dir: str) -> bool:
+        """Note that a skill is in use in this session (its lessons may explain a failure)."""
+        return self._mark(ACTIVE_DIR, skill_dir)
+
+    def active_skill_dirs(self) -> list[str]:
+        """Directory names of the skills used or injected in this session, sorted."""
+        if self.folder is None:
+            return []
+        found: set[str] = set()
+        for name in (INJECTED_DIR, ACTIVE_DIR):
+            try:
+                found.update(os.listdir(os.path.join(self.folder, name)))
+            except OSError:
+                continue  # none yet
+        return sorted(found)
+
+    def add_failure_shown(self, lesson_ids: list[str]) -> bool:
+        """Record the lessons shown on a failure; False when it was not written."""
+        return self._append(FAILURE_SHOWN_FILE, {"t": round(time.time(), 3), "ids": lesson_ids})
+
+    def failure_shown(self) -> set[str]:
+        """Ids of the lessons this session was shown on a failure."""
+        if self.folder is None:
+            return set()
+        try:
+            with open(os.path.join(self.folder, FAILURE_SHOWN_FILE), "rb") as handle:
+                lines = handle.read().splitlines()
+        except OSError:
+            return set()
+        shown: set[str] = set()
+        for line in lines:
+            try:
+                record = loads(line)
+            except ValueError:
+                continue
+            ids = record.get("ids") if isinstance(record, dict) else None
+            if isinstance(ids, list):
+                shown.update(i for i in ids if isinstance(i, str))
+        return shown
+
+    def _mark(self, subfolder: str, skill_dir: str) -> bool:
         if self.folder is None:
             return False
-        folder = os.path.join(self.folder, INJECTED_DIR)
+        folder = os.path.join(self.folder, subfolder)
         try:
             os.makedirs(folder, mode=0o700, exist_ok=True)
             os.close(os.open(os.path.join(folder, skill_dir), os.O_CREAT | os.O_WRONLY, 0o600))

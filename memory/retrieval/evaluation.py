@@ -3,7 +3,10 @@
 Retrieval: a corpus laid out like a memory home (`skills/<skill>/KNOWLEDGE.md` plus
 `lessons.jsonl` giving each lesson's id) is indexed in a temporary home and every query
 is answered the way `inject` answers it. Peers (HIT order, BM25, plain dense cosine)
-run on the same corpus and queries so the figures are comparable.
+run on the same corpus and queries so the figures are comparable. A failure query
+(`command` and `error` instead of `task`) is answered the way the failure hook answers
+it: the task text is `memory.retrieval.failure.failure_task`, and `ours` ranks and gates
+with `FAILURE_WEIGHTS` (`memory.retrieval.failure_ranking`).
 Dedup: each pair's `a` is stored in a skill of a temporary home and `b` is offered to
 the same skill with no judge; the decision (merge or add) is scored against the label.
 """
@@ -177,9 +180,27 @@ Answer = tuple[list[str], list[str]]
 IdOf = Callable[[str | None, str], str]
 
 
+def is_failure(query: dict[str, Any]) -> bool:
+    """True for a failure query (`command` and `error`), False for a task query (`task`)."""
+    return "task" not in query and "error" in query
+
+
+def query_task(query: dict[str, Any]) -> str:
+    """The task text of a query: its `task`, or a failure's, built as the failure hook does."""
+    if is_failure(query):
+        from fireworks_skill_memory.memory.retrieval.failure import failure_task
+
+        return failure_task(str(query.get("command") or ""), str(query["error"]))
+    if "task" not in query:
+        raise InvalidInput(f"query {query.get('qid')!r} has neither `task` nor `error`")
+    return str(query["task"])
+
+
 def _ours(retriever: Any, corpus_id: IdOf) -> Callable[[dict[str, Any]], Answer]:
     def answer(query: dict[str, Any]) -> Answer:
-        skill, task = query.get("skill"), str(query["task"])
+        skill, task = query.get("skill"), query_task(query)
+        if is_failure(query):
+            return _failure_answer(retriever, corpus_id, skill, task)
         ranked = retriever.rank_skill(skill, task) if skill else retriever.rank_all(task)
         lessons = ranked.candidates.lessons
         order = [int(i) for i in ranked.result.order]
@@ -188,6 +209,19 @@ def _ours(retriever: Any, corpus_id: IdOf) -> Callable[[dict[str, Any]], Answer]
         return ranking, run
 
     return answer
+
+
+def _failure_answer(retriever: Any, corpus_id: IdOf, skill: str | None, task: str) -> Answer:
+    """A failure in `skill` (the session's one active skill), ranked and gated as the hook does."""
+    from fireworks_skill_memory.memory.retrieval.failure_ranking import failure_hits, rank_scope
+
+    if not skill:
+        raise InvalidInput("a failure query needs the skill that was active when it failed")
+    ranking = [
+        corpus_id(h.lesson.skill, h.lesson.text) for h in rank_scope(retriever, skill, task).ranked
+    ]
+    run = [corpus_id(h.lesson.skill, h.lesson.text) for h in failure_hits(retriever, [skill], task)]
+    return ranking, run
 
 
 def _scope_lessons(retriever: Any, skill: str | None) -> list[Any]:
@@ -219,7 +253,7 @@ def _bm25(retriever: Any, corpus_id: IdOf) -> Callable[[dict[str, Any]], Answer]
 
     def answer(query: dict[str, Any]) -> Answer:
         lessons = _scope_lessons(retriever, query.get("skill"))
-        scores = lexical.bm25_scores(str(query["task"]), [lesson.text for lesson in lessons])
+        scores = lexical.bm25_scores(query_task(query), [lesson.text for lesson in lessons])
         order = sorted(range(len(lessons)), key=lambda i: -scores[i])
         ranking = [corpus_id(lessons[i].skill, lessons[i].text) for i in order]
         return ranking, ranking[:PEER_INJECT]
@@ -243,7 +277,7 @@ def _dense(retriever: Any, corpus_id: IdOf) -> Callable[[dict[str, Any]], Answer
         lessons = _scope_lessons(retriever, query.get("skill"))
         if not lessons:
             return [], []
-        similarity = vectors(lessons) @ retriever.embedder.embed(str(query["task"]))
+        similarity = vectors(lessons) @ retriever.embedder.embed(query_task(query))
         order = np.argsort(-similarity, kind="stable")
         ranking = [corpus_id(lessons[i].skill, lessons[i].text) for i in order]
         return ranking, ranking[:PEER_INJECT]

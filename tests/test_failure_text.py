@@ -1,0 +1,217 @@
+"""The failure task text (normaliser) and the failure gate, on small fixtures of our own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from fireworks_skill_memory.memory.retrieval import lexical
+from fireworks_skill_memory.memory.retrieval.failure import (
+    FAILURE_HEADING,
+    TASK_WORDS,
+    failure_block,
+    failure_task,
+    normalise_line,
+)
+from fireworks_skill_memory.memory.retrieval.ranking import (
+    FAILURE_WEIGHTS,
+    Candidates,
+    RankedResult,
+    RankingWeights,
+    gate,
+    rank,
+)
+from tests.conftest import CliInvoker
+
+
+# ---- normaliser -------------------------------------------------------------------------
+def test_noise_is_removed() -> None:
+    line = (
+        "2024-11-05T09:41:27.123Z [1730801122.301145882] build 0x7ffd5b3e finished in 21.9s"
+        " at 12:01:44 (8/11) 45% id=3c9d7b1e04a2 ━━━━━━━━━━ [=====>    ]"
+    )
+    cleaned = normalise_line(line)
+    for noise in ("2024", "09:41", "1730801122", "0x7ffd", "21.9s", "12:01", "8/11", "45%"):
+        assert noise not in cleaned
+    assert "3c9d7b1e04a2" not in cleaned and "━" not in cleaned and "====" not in cleaned
+    assert "build" in cleaned and "finished" in cleaned
+
+
+def test_positions_and_temporary_paths_go_but_the_meaningful_path_stays() -> None:
+    cleaned = normalise_line(
+        '  File "/home/ana/shop/app/models.py", line 88, in load_rows'
+        " /tmp/pytest-of-ana/pytest-12/test_x0/data.csv src/api/normalize.ts:14:36"
+    )
+    assert "line 88" not in cleaned and "ana" not in cleaned and "pytest-of" not in cleaned
+    assert ":14" not in cleaned and ":36" not in cleaned
+    assert "app/models.py" in cleaned and "load_rows" in cleaned
+    assert "src/api/normalize.ts" in cleaned
+
+
+def test_error_signal_is_kept() -> None:
+    cleaned = normalise_line(
+        "npm error code EBADENGINE --omit=dev TS2345 E0382 HTTP/2 504"
+        ' psycopg2.errors.UndefinedTable: relation "events" does not exist'
+    )
+    for kept in ("EBADENGINE", "--omit=dev", "TS2345", "E0382", "504", "UndefinedTable"):
+        assert kept in cleaned
+    assert "does not exist" in cleaned
+
+
+def test_failure_task_keeps_the_command_and_the_error_lines() -> None:
+    output = "\n".join(
+        [
+            "Collecting packages ...",
+            *[f"  downloading chunk {i} of 400 [{'#' * (i % 30)}]" for i in range(400)],
+            "Traceback (most recent call last):",
+            '  File "/home/dev/app/main.py", line 3, in <module>',
+            '  File "/home/dev/app/db.py", line 41, in connect',
+            '  File "/usr/lib/python3.12/socket.py", line 962, in getaddrinfo',
+            "ConnectionRefusedError: [Errno 111] Connection refused",
+        ]
+    )
+    task = failure_task("python app/main.py --port 8080", output)
+    assert task.startswith("python app/main.py --port 8080")
+    assert "ConnectionRefusedError" in task and "Connection refused" in task
+    assert "socket.py" not in task  # only the first stack frame is kept
+    assert "downloading" not in task
+    assert len(task.split()) <= TASK_WORDS
+
+
+def test_failure_task_is_capped_and_empty_for_nothing() -> None:
+    assert failure_task("", "") == ""
+    long_error = "\n".join(f"error: missing field number{i} in record" for i in range(500))
+    assert len(failure_task("load", long_error).split()) <= TASK_WORDS
+
+
+def test_normalised_text_matches_the_lesson_lexically() -> None:
+    """What the normaliser keeps is what BM25 needs: the error's own words."""
+    task = failure_task(
+        "docker build -t api .",
+        "#7 12.84 npm error code EBADENGINE\n#7 12.84 npm error engine Unsupported engine\n",
+    )
+    terms = set(lexical.tokenize(task))
+    assert set(lexical.tokenize("EBADENGINE unsupported engine npm")) <= terms
+    assert not any(term.isdigit() and len(term) > 2 for term in terms)
+
+
+# ---- failure block ----------------------------------------------------------------------
+def test_failure_block_has_its_own_heading() -> None:
+    text, kept, kept_global = failure_block(
+        ["- (a1) [Docker] Pin the node engine"], [], max_tokens=400
+    )
+    assert text.splitlines()[0] == FAILURE_HEADING
+    assert "Pin the node engine" in text and (kept, kept_global) == (1, 0)
+    assert failure_block([], [], max_tokens=400) == ("", 0, 0)
+
+
+# ---- failure gate -----------------------------------------------------------------------
+def _result(similarity: list[float], task: str = "some failure text") -> RankedResult:
+    n = len(similarity)
+    return rank(
+        Candidates(
+            texts=[f"lesson {i}" for i in range(n)],
+            tags=[""] * n,
+            hits=np.ones(n),
+            age_months=np.zeros(n),
+            similarity=np.asarray(similarity),
+        ),
+        task,
+        FAILURE_WEIGHTS,
+    )
+
+
+def test_failure_gate_is_harder_than_the_skill_gate() -> None:
+    assert FAILURE_WEIGHTS.gate_threshold > RankingWeights().gate_threshold
+    assert FAILURE_WEIGHTS.max_inject <= 2
+    between = (RankingWeights().gate_threshold + FAILURE_WEIGHTS.gate_threshold) / 2
+    result = _result([between, between - 0.3, 0.1])
+    assert gate(result, RankingWeights()) == [0]  # a skill injection would show it
+    assert gate(result, FAILURE_WEIGHTS) == []  # a failure does not
+
+
+def test_failure_gate_injects_at_most_two_close_lessons() -> None:
+    strong = FAILURE_WEIGHTS.gate_threshold + 0.2
+    result = _result([strong, strong - 0.01, strong - 0.02, strong - 0.03])
+    assert gate(result, FAILURE_WEIGHTS) == [0, 1]
+    far = _result([strong, strong - 0.5, 0.0])
+    assert gate(far, FAILURE_WEIGHTS) == [0]
+
+
+# ---- eval retrieval on failure queries --------------------------------------------------
+def test_eval_retrieval_accepts_failure_queries(cli: CliInvoker, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    skill_dir = corpus / "skills" / "node"
+    skill_dir.mkdir(parents=True)
+    lessons = [
+        ("node-001", "Disk", "npm ENOSPC no space left on device: prune the docker build cache"),
+        ("node-002", "Engines", "EBADENGINE means the node version is outside package engines"),
+        ("node-003", "Style", "name React components in PascalCase"),
+    ]
+    (skill_dir / "KNOWLEDGE.md").write_text(
+        "# node\n\n## Entries\n\n"
+        + "".join(f"- [2026-01] [{tag}] {text}  [HIT:1]\n" for _, tag, text in lessons)
+    )
+    (corpus / "lessons.jsonl").write_text(
+        "".join(
+            json.dumps({"id": i, "skill": "node", "tag": t, "text": x}) + "\n"
+            for i, t, x in lessons
+        )
+    )
+    queries = [
+        {
+            "qid": "f1",
+            "skill": "node",
+            "command": "npm ci",
+            "error": "npm ERR! code ENOSPC\nnpm ERR! ENOSPC: no space left on device, write",
+            "relevant": ["node-001"],
+            "kind": "direct",
+        },
+        {
+            "qid": "f2",
+            "skill": "node",
+            "command": "make release",
+            "error": "make: *** [Makefile:12: release] Error 2",
+            "relevant": [],
+            "kind": "none",
+        },
+    ]
+    path = tmp_path / "errors.jsonl"
+    path.write_text("".join(json.dumps(q) + "\n" for q in queries))
+    run_out, ranking_out = tmp_path / "run.jsonl", tmp_path / "ranking.jsonl"
+    result = cli(
+        "eval",
+        "retrieval",
+        "--corpus",
+        str(corpus),
+        "--queries",
+        str(path),
+        "--run-out",
+        str(run_out),
+        "--ranking-out",
+        str(ranking_out),
+        "--json",
+    )
+    figures = json.loads(result.output)
+    assert set(figures) == {"hits", "bm25", "dense", "ours"}
+    assert set(figures["ours"]["injected"]) == {"all", "direct", "none"}
+    ranking = {r["qid"]: r["ranked"] for r in map(json.loads, ranking_out.read_text().splitlines())}
+    assert ranking["f1"][0] == "node-001" and len(ranking["f1"]) == 3
+    run = {r["qid"]: r["ranked"] for r in map(json.loads, run_out.read_text().splitlines())}
+    assert len(run["f1"]) <= 2 and run["f2"] == []
+
+
+def test_the_eval_builds_the_task_text_as_the_hook_does() -> None:
+    from fireworks_skill_memory.memory.retrieval.evaluation import query_task
+
+    failure = {"qid": "x", "command": "npm ci", "error": "npm ERR! code ENOSPC"}
+    assert query_task(failure) == failure_task("npm ci", "npm ERR! code ENOSPC")
+    assert query_task({"qid": "y", "task": "deploy"}) == "deploy"
+
+
+def test_versions_stay_whole() -> None:
+    cleaned = normalise_line('Actual: {"npm":"10.9.2","node":"v23.6.1"} after 0.214 python3.12')
+    assert "10.9.2" in cleaned and "v23.6.1" in cleaned and "python3.12" in cleaned
+    assert "0.214" not in cleaned
