@@ -588,7 +588,7 @@ def test_nearest_lessons_and_index_sync_go_through_the_service(
         assert "ModuleNotFoundError" in searches[0]["query"]
         assert [op["scopes"] for op in service.ops if op["op"] == "sync"] == [[SKILL]]
         content = server.bodies()[0]["messages"][0]["content"]
-        assert "- [Near] The service's nearest one." in content
+        assert "[Near] The service's nearest one." in content
         assert "Stored lesson number" not in content
     finally:
         shutil.rmtree(home, ignore_errors=True)
