@@ -135,11 +135,11 @@ def failure_block(
     """
     from fireworks_skill_memory.memory.retrieval.inject_text import fit
 
-    text, kept, kept_global = fit(
-        "", bullets, global_bullets, max_tokens=max_tokens, ranked_for_task=True
+    return fit(
+        "",
+        bullets,
+        global_bullets,
+        max_tokens=max_tokens,
+        ranked_for_task=True,
+        heading=FAILURE_HEADING,
     )
-    if not text:
-        return "", 0, 0
-    # the frame's first line names one skill; a failure's lessons may come from several
-    _, _, rest = text.partition("\n")
-    return f"{FAILURE_HEADING}\n{rest}", kept, kept_global
