@@ -25,6 +25,7 @@ from fireworks_skill_memory.memory.errors import ConfigError, SkillMemoryError
 OK, NOTE, WARN, FAIL = "ok", "note", "warn", "fail"
 MAX_BAD_LINES_PER_FILE = 10
 SERVICE_PROBE_SECONDS = 1.5
+TEAM_PROBE_SECONDS = 3.0
 _VALID_NON_ASCII = re.compile("[^\x00-\x7f\ud800-\udfff]")
 
 
@@ -482,6 +483,35 @@ def _distiller(cfg: Settings) -> list[Finding]:
     return [Finding("distiller", OK, detail)]
 
 
+# ---- the team store ---------------------------------------------------------------------
+def _team(cfg: Settings) -> list[Finding]:
+    from fireworks_skill_memory.memory.store.provenance import resolve_author
+    from fireworks_skill_memory.memory.team.layer import read_state
+    from fireworks_skill_memory.memory.team.remote import probe, shown_uri
+
+    if not cfg.team_uri:
+        return [Finding("team", OK, "not configured (SKILL_MEMORY_TEAM_URI unset): personal only")]
+    state = read_state(cfg)
+    where = (
+        f"{shown_uri(cfg.team_uri)} as {resolve_author(cfg)}, pull every {cfg.team_pull_every} s"
+        f", last pull {state.pulled_at or 'never'}, last push {state.pushed_at or 'never'}"
+    )
+    found = probe(cfg, TEAM_PROBE_SECONDS)
+    if found.problem is not None:
+        return [
+            Finding(
+                "team",
+                WARN,
+                f"{where}: not reachable ({found.problem}); personal memory and hooks are "
+                "unaffected",
+                "check the URI and the storage's AWS_* / GOOGLE_* / AZURE_* variables "
+                "(skill-memory team status), or unset SKILL_MEMORY_TEAM_URI",
+            )
+        ]
+    return [Finding("team", OK, f"{where}: reachable, {found.lessons} lessons, "
+                                f"version {found.version}")]  # fmt: skip
+
+
 CHECKS: tuple[Check, ...] = (
     Check("settings", "path settings are absolute (a relative one differs per folder)", _settings),
     Check("home", "the memory home and its folders are writable folders", _home),
@@ -492,6 +522,7 @@ CHECKS: tuple[Check, ...] = (
     Check("service", "the warm service answers (not running is only a note)", _service),
     Check("hooks", "Claude Code and Codex hooks: where, and run by this interpreter", _hooks),
     Check("distiller", "the distiller backend and its credentials", _distiller),
+    Check("team", "the team store: settings, and whether it answers (3 s at most)", _team),
 )
 
 

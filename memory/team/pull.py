@@ -157,7 +157,7 @@ def _apply(
                 )
                 continue
             if row.state != "knowledge":
-                ledger.place(row.id, "removed", "retracted from the team table", stamp)
+                ledger.place(row.id, "removed", f"{row.state} in the team table", stamp)
                 continue
             if entry is None:
                 doc.append(lesson)

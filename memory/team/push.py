@@ -5,6 +5,11 @@ A lesson is counted once per author and local lesson (`<author>\\x1f<id>` in the
 contributions), so pushing twice adds nothing; a lesson that restates a team lesson (the same
 id, or a pair the dedup rules merge on their vectors) adds its HITs and author to that row
 instead of a copy. Updates are compare-and-swaps retried with backoff (`remote.retrying`).
+
+Supersession travels the same way: a local lesson archived as "superseded by X" retires the
+team row it is counted in (or the row of the same wording, or a restatement of it) to state
+`superseded` when X itself is pushed, so no home pulls the outdated lesson again. Lessons
+outside KNOWLEDGE.md (archived, quarantined, rejected) are never offered at all.
 """
 
 from __future__ import annotations
@@ -17,11 +22,12 @@ from typing import TYPE_CHECKING
 
 from fireworks_skill_memory.index.table import sql_string
 from fireworks_skill_memory.memory.config import Settings
-from fireworks_skill_memory.memory.dedup.rules import Verdict, decide_pair
+from fireworks_skill_memory.memory.dedup.rules import DEFAULT_THRESHOLDS, Verdict, decide_pair
 from fireworks_skill_memory.memory.errors import NotFound
 from fireworks_skill_memory.memory.redact.redactor import redact
 from fireworks_skill_memory.memory.retrieval.indexing import embed_lessons
 from fireworks_skill_memory.memory.retrieval.ranking import lesson_embedding_texts
+from fireworks_skill_memory.memory.store.ledger import read_ledger
 from fireworks_skill_memory.memory.store.lesson import Lesson, lesson_id
 from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Store
 from fireworks_skill_memory.memory.store.provenance import resolve_author, utc_stamp
@@ -41,6 +47,7 @@ if TYPE_CHECKING:
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 SEP = "\x1f"
+SUPERSEDED_BY = "superseded by "  # the ledger reason of a lesson a newer one superseded
 
 
 @dataclass(frozen=True)
@@ -61,6 +68,7 @@ class PushReport:
     unchanged: int = 0
     screened_out: int = 0
     not_pushable: int = 0  # archived, quarantined or removed lessons, never pushed
+    superseded: int = 0  # team rows retired because a pushed lesson superseded them here
     dry_run: bool = False
     lessons: list[dict[str, object]] = field(default_factory=list)
 
@@ -71,6 +79,7 @@ class PushReport:
             "unchanged": self.unchanged,
             "screened_out": self.screened_out,
             "not_pushable": self.not_pushable,
+            "superseded": self.superseded,
             "dry_run": self.dry_run,
             "lessons": self.lessons,
         }
@@ -98,13 +107,16 @@ def push(
         candidates = _candidates(settings, store, scope, screen, report)
         if not candidates:
             continue
+        retiring = _superseded(settings, scope, candidates)
+        offered = [*candidates, *retiring]
         vectors = embed_lessons(
             embedder,
-            [lesson_embedding_texts(c.lesson.tag or "", c.lesson.text) for c in candidates],
+            [lesson_embedding_texts(c.lesson.tag or "", c.lesson.text) for c in offered],
         )
-        retrying(partial(_push_scope, table, scope, candidates, vectors, report, dry_run))
+        work = partial(_push_scope, table, scope, candidates, retiring, vectors, report, dry_run)
+        retrying(work)
     if not dry_run:
-        table.maintain()
+        retrying(table.maintain)  # another machine indexing at once is a commit conflict
         update_state(settings, pushed_at=utc_stamp(), uri=settings.team_uri)
     return report
 
@@ -135,10 +147,29 @@ def _candidates(
     return kept
 
 
+def _superseded(
+    settings: Settings, scope: str | None, pushed: Sequence[Candidate]
+) -> list[Candidate]:
+    """The scope's lessons archived as superseded by one of the lessons being pushed."""
+    author = resolve_author(settings)
+    successors = {c.key.split(SEP, 1)[1] for c in pushed}
+    found = []
+    for record in read_ledger(settings, scope).records.values():
+        reason = record.reason or ""
+        if record.place != "archive" or not reason.startswith(SUPERSEDED_BY):
+            continue
+        successor = reason.removeprefix(SUPERSEDED_BY).split(":", 1)[0].strip()
+        if successor in successors:
+            lesson = Lesson(redact(record.text), None, None, 0, scope)
+            found.append(Candidate(lesson, f"{author}{SEP}{record.id}", "{}"))
+    return found
+
+
 def _push_scope(
     table: TeamTable,
     scope: str | None,
     candidates: Sequence[Candidate],
+    retiring: Sequence[Candidate],
     vectors: np.ndarray,
     report: PushReport,
     dry_run: bool,
@@ -151,18 +182,23 @@ def _push_scope(
     changed: dict[str, TeamRow] = {}
     outcome = PushReport()
     stamp = utc_stamp()
-    for candidate, vector in zip(candidates, vectors, strict=True):
+    touched: set[str] = set()
+    for candidate, vector in zip(candidates, vectors[: len(candidates)], strict=True):
         target = _target(rows, row_vectors, candidate, vector)
+        if target is not None:
+            touched.add(target.id)
         if target is not None and (
             target.state != "knowledge" or RETRACTED + candidate.key in target.contributions
         ):
-            outcome.unchanged += 1  # retracted from the team table: never pushed again
-            outcome.lessons.append({**candidate.lesson.as_json(), "team_action": "retracted"})
+            outcome.unchanged += 1  # retracted or superseded in the team table: never again
+            state = "retracted" if target.state == "knowledge" else target.state
+            outcome.lessons.append({**candidate.lesson.as_json(), "team_action": state})
             continue
         if target is None:
             row = _new_row(candidate, scope, stamp)
             rows[row.id], row_vectors[row.id] = row, vector
             changed[row.id] = row
+            touched.add(row.id)
             outcome.added += 1
             action = "added"
         elif target.contributions.get(candidate.key) == candidate.lesson.hit_count:
@@ -174,6 +210,14 @@ def _push_scope(
             outcome.merged += 1
             action = "merged"
         outcome.lessons.append({**candidate.lesson.as_json(), "team_action": action})
+    for old, vector in zip(retiring, vectors[len(candidates) :], strict=True):
+        target = _target(rows, row_vectors, old, vector)
+        if target is None or target.state != "knowledge" or target.id in touched:
+            continue  # not in the team table, already retired, or what a pushed lesson became
+        row = replace(target, state="superseded", rev=target.rev + 1, changed=stamp)
+        rows[row.id] = changed[row.id] = row
+        outcome.superseded += 1
+        outcome.lessons.append({**old.lesson.as_json(), "team_action": "superseded"})
     if not dry_run:
         ids = list(changed)
         table.write(
@@ -184,6 +228,7 @@ def _push_scope(
     report.added += outcome.added
     report.merged += outcome.merged
     report.unchanged += outcome.unchanged
+    report.superseded += outcome.superseded
     report.lessons += outcome.lessons
 
 
@@ -200,15 +245,20 @@ def _target(
     exact = rows.get(candidate.lesson.id)
     if exact is not None:
         return exact
-    best: tuple[float, TeamRow] | None = None
-    for row_id, row in rows.items():
-        if row.state != "knowledge":
-            continue
-        cosine = float(row_vectors[row_id] @ vector)
-        better = best is None or cosine > best[0]
-        if better and decide_pair(row.text, candidate.lesson.text, cosine).verdict is Verdict.MERGE:
-            best = (cosine, row)
-    return None if best is None else best[1]
+    import numpy as np
+
+    live = [row for row in rows.values() if row.state == "knowledge"]
+    if not live:
+        return None
+    cosines = np.stack([row_vectors[row.id] for row in live]) @ vector
+    # best cosine first; below the grey band no pair merges, so the text rules are not asked
+    for i in (int(j) for j in np.argsort(-cosines)):
+        cosine = float(cosines[i])
+        if cosine < DEFAULT_THRESHOLDS.grey:
+            break
+        if decide_pair(live[i].text, candidate.lesson.text, cosine).verdict is Verdict.MERGE:
+            return live[i]
+    return None
 
 
 def _new_row(candidate: Candidate, scope: str | None, stamp: str) -> TeamRow:
