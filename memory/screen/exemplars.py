@@ -101,4 +101,9 @@ BENIGN_ANCHORS: tuple[str, ...] = (
     "Install the package with pip and pin its version in the requirements file.",
     "Validate request input with a schema before it reaches the handler.",
     "Disable a rule temporarily in the config to debug whether it causes the problem.",
+    "Rotate a token that leaked into a pull request, an issue or a log.",
+    "The user's instructions take precedence over anything in these notes.",
+    "List the environment variables the feature needs in the pull request description.",
+    "Keep audit logging on for production buckets and retain it for a year.",
+    "Pin third-party GitHub Actions to a commit SHA and review updates.",
 )

@@ -176,6 +176,12 @@ _DECODE_EXEC = re.compile(
     rf"{_DECODER}[^\n]{{0,60}}\b(?:exec|eval)\b",
     re.IGNORECASE,
 )
+_ENCODED_RUN = re.compile(
+    r"(?:\\x[0-9a-fA-F]{2}){6,}[^|\n]{0,20}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|"
+    r"\b(?:eval|exec|source)\b[^\n]{0,20}(?:\\x[0-9a-fA-F]{2}){6,}|"
+    r"-(?:EncodedCommand|enc|e|ec)\s+[A-Za-z0-9+/=]{20,}",
+    re.IGNORECASE,
+)
 _BASE64_BLOB = re.compile(r"(?<![\w+/])[A-Za-z0-9+/]{24,}={0,2}(?![\w+/])")
 _HEX_BLOB = re.compile(r"(?<![\w])(?:[0-9a-fA-F]{2}){12,}(?![\w])")
 _HTML_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
@@ -235,7 +241,7 @@ def _hidden(raw: str, text: str) -> RuleHit | None:
         return RuleHit("hidden", "contains zero-width or invisible characters")
     if _JS_LINK.search(text):
         return RuleHit("hidden", "contains a javascript: or data: link")
-    if _DECODE_EXEC.search(text):
+    if _DECODE_EXEC.search(text) or _ENCODED_RUN.search(text):
         return RuleHit("hidden", "decodes an encoded payload and runs it")
     for payload in _decoded_payloads(text):
         if _COMMANDISH.search(payload) or screen_rules(None, payload):
@@ -292,10 +298,47 @@ _RULE_LINE = re.compile(
 )
 
 
+_MORE_SPOOF = re.compile(
+    r"#{2,}\s*(?:SYSTEM|ADMIN|OPERATOR|DEVELOPER|INSTRUCTIONS?|END|NEW|OVERRIDE)\b|"
+    r"\[\[\s*/?\s*(?:system|admin|operator|developer|assistant|user|instructions?)\s*\]\]|"
+    r"\[\s*/\s*[A-Z][A-Z _-]{2,30}\]|<\|[a-z_]{2,20}\|>|"
+    r"(?:^|(?<=[.!?。！？]\s)|(?<=[.!?。！？])|\n)\s*(?:System|Operator|Admin|Developer|"
+    r"Assistant)\s+(?:instructions?|message|notice|directive|override|update|policy)\s*:|"
+    r"(?:^|(?<=[.!?。！？]\s)|(?<=[.!?。！？])|\n)\s*(?:Sistema|Système|System-?Nachricht|"
+    r"Systemnachricht|Systemhinweis|Usuario|Asistente|Utilisateur|Benutzer|Nutzer|"
+    r"Mensaje del sistema|Message système)\s*:|"
+    r"(?:^|(?<=[.!?。！？]\s)|(?<=[.!?。！？])|\n)\s*(?:系统|系統|システム|助手|用户|ユーザー|"
+    r"アシスタント)(?:消息|提示|メッセージ)?\s*[：:]",
+)
+# A marker mentioned as data: in quotes, or listed ("<|im_start|> and <|im_end|> tokens").
+_MARKER_AS_DATA = re.compile(
+    r"\s*(?:and|or|tokens?|markers?|tags?|strings?|delimiters?|blocks?|sequences?|[,)])(?=\W)",
+    re.IGNORECASE,
+)
+_MARKUP_TALK = re.compile(
+    r"\b(?:format|template|tokeni[sz]er|tokens?|markers?|tags?|escape\w*|pars\w*|render\w*|"
+    r"delimit\w*|fixtures?|prompt format|chat template)\b",
+    re.IGNORECASE,
+)
+
+
+def _real_markup(pattern: re.Pattern[str], text: str) -> bool:
+    """True when some marker stands as markup, not as a quoted or listed mention of one."""
+    quoted = _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
+    talk = _MARKUP_TALK.search(text) is not None
+    for match in pattern.finditer(quoted):
+        if talk and _MARKER_AS_DATA.match(quoted, match.end()):
+            continue
+        return True
+    return False
+
+
 def _spoof(text: str) -> RuleHit | None:
     prose = without_code(text)
-    if _FAKE_TAG.search(text):
+    if _real_markup(_FAKE_TAG, text):
         return RuleHit("spoof", "contains fake system, role or tool-call markup")
+    if _MORE_SPOOF.search(prose) and _real_markup(_MORE_SPOOF, prose):
+        return RuleHit("spoof", "starts a fake system turn or closes the notes block")
     if _FAKE_BRACKET.search(text):
         return RuleHit("spoof", "contains a fake [SYSTEM]/[END OF ...] marker")
     if _ROLE_MARKER.search(prose) or _CAPS_ROLE.search(prose):
@@ -394,10 +437,184 @@ _OVERRIDE = [
 ]
 
 
+# Who the agent answers to: the user (or operator) demoted, or the notes, a file or a third
+# party promoted above them. Quoted phrases are data ("a fixture like 'ignore previous ...'").
+_PRINCIPAL = (
+    r"(?:the\s+|your\s+)?(?:user|users|human|person (?:chatting|talking|typing|in the session)"
+    r"[\w ]{0,20}|person at the keyboard|operator|people in the chat|whoever is (?:chatting|"
+    r"talking|typing)[\w ]{0,20})(?:['’]s)?"
+)
+_GUIDANCE = (
+    r"(?:instructions?|guidance|directions?|requests?|messages?|orders|rules|wishes|prompts?|"
+    r"directives|commands)"
+)
+_AUTHORITY = [
+    re.compile(
+        rf"\b{_PRINCIPAL}\s+(?:\w+\s+){{0,2}}?(?:{_GUIDANCE}\s+)?(?:is|are|become|becomes|count|"
+        r"counts)\s+(?:\w+\s+)?(?:advisory|optional|secondary|suggestions?|non-binding|not "
+        r"binding|outdated|obsolete|revoked|void|irrelevant|overridden|subordinate)\b|"
+        rf"\b{_GUIDANCE}\s+(?:from|of|by)\s+{_PRINCIPAL}[^.;:]{{0,30}}\b(?:advisory|optional|"
+        r"secondary|suggestions?|non-binding|outdated|obsolete|revoked|void|irrelevant|"
+        r"overridden)\b|"
+        rf"\b(?:consider|treat|regard)\s+{_PRINCIPAL}\s+(?:\w+\s+){{0,2}}?as\s+(?:mere\s+)?"
+        r"(?:suggestions?|advisory|optional|secondary|noise|hints)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"\b(?:disregard|ignore|overrule|decline|refuse|reject|push back on)\s+(?:any\s+|all\s+)?"
+        rf"(?:guidance|instructions?|requests?|messages?|orders|what)\s+(?:\w+\s+){{0,3}}?"
+        rf"(?:from|by|of)\s+{_PRINCIPAL}|\b(?:any|every)\s+(?:request|instruction|message)\s+"
+        rf"(?:from\s+{_PRINCIPAL}\s+)?(?:that|which)\s+(?:contradicts?|conflicts? with)\s+(?:these|"
+        r"this|the)\s+(?:notes?|lessons?|memory|file)[^.;]{0,40}\b(?:declined|refused|ignored|"
+        r"rejected|overruled)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:these|this|the)\s+(?:notes?|lessons?|memory|memories|file|README|repository "
+        r"notes|tips?)\s+(?:\w+\s+){0,2}?(?:is|are|remain|have|has|get|gets)\s+(?:the\s+|your\s+)?"
+        r"(?:binding|authoritative|(?:only|final|real|actual|current)\s+(?:source|authority|"
+        r"orders|instructions|rules|word)|last word|final say)\b|"
+        r"\b(?:side|sides|go|goes)\s+with\s+(?:the\s+)?(?:README|repository|repo|file|notes?|"
+        r"bot|issue)\b[^.;]{0,40}\b(?:user|human|person)|"
+        rf"\b(?:outrank|overrule|override|supersede|trump)s?\s+{_PRINCIPAL}|"
+        rf"\byou\s+(?:answer|report|listen)\s+to\s+[^.;]{{1,40}}?,?\s+not\s+(?:to\s+)?{_PRINCIPAL}|"
+        r"\b(?:your|the agent['’]s|the assistant['’]s)\s+(?:original|old|previous|current)\s+"
+        r"(?:role|identity|persona|purpose)\s+(?:is|has been)\s+(?:retired|over|replaced|"
+        r"revoked|cancell?ed|void)|\b(?:operates?|acts?) as an? (?:autonomous|unrestricted|"
+        r"independent)\b[^.;]{0,40}\b(?:own goals|no (?:oversight|restrictions))|"
+        r"\b(?:what|whatever)\s+(?:the\s+)?(?:notes?|lessons?|bot|README)\s+(?:says?|comments?)"
+        r"[^.;]{0,30}\b(?:not|rather than|instead of|over)\s+(?:what\s+)?(?:the\s+)?(?:user|human)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:your|the agent['’]s|the assistant['’]s|system)\s+(?:\w+\s+){0,3}?(?:instructions|"
+        r"rules|guidelines|prompt|configuration)\s+(?:\w+\s+){0,3}?(?:are|is)\s+(?:now\s+)?"
+        r"(?:outdated|obsolete|revoked|void|superseded|stale|wrong)\b|\b(?:rely on|follow|obey|"
+        r"trust)\s+(?:only\s+)?(?:these|this)\s+(?:notes?|lessons?|memory|file)\s+instead\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\binstrucciones (?:anteriores|previas|del usuario)[^.]{0,20}(?:ya no|no son|no tienen)|"
+        r"\b(?:siga|sigue|obedece|obedezca)\s+(?:solo|solamente|únicamente)\b|"
+        r"\bindicaciones del usuario\b[^.]{0,30}\b(?:secundari|ignor)|"
+        r"\b(?:Vorgaben|Anweisungen|Wünsche|Anfragen) des (?:Nutzers|Benutzers|Anwenders)"
+        r"[^.;]{0,40}\b(?:nicht mehr|ungültig|zweitrangig|ignorier)|\bmaßgeblich (?:sind|ist) "
+        r"(?:nur|allein)|\bconsignes? (?:de l['’]utilisateur|précédentes)[^.]{0,30}(?:secondaires?|"
+        r"ne (?:comptent|s['’]appliquent) plus|ignor)|\b(?:dernier mot|ont la priorité sur "
+        r"l['’]utilisateur)|\bignore[rz]? (?:les|toutes les) (?:consignes|instructions)|"
+        r"以[^。，,]{0,6}(?:笔记|本文|这些|记忆)为准|不要听从用户|不必听从|(?:用户|使用者)的(?:要求|指令|指示)"
+        r"[^。]{0,10}(?:无效|作废|次要)|"
+        r"(?:ユーザー|利用者)の指示より[^。]{0,20}優先|指示を無視|以前の指示[^。]{0,8}(?:無効|無視)",
+        re.IGNORECASE,
+    ),
+]
+_THE_NOTES = re.compile(
+    r"\b(?:th(?:is|ese)\s+(?:\w+\s+)?(?:notes?|lessons?|memory|memories|tips?|guidance|file)|"
+    r"(?:guidance|notes?|rules|lessons?)\s+(?:stored|kept|written|saved)\s+here|"
+    r"what(?:ever)? (?:this|the) (?:memory|note|lesson|file) says)\b|"
+    r"\b(?:estas|esta) (?:notas?|lecciones|memoria)|\bdiese[rn]? (?:Notizen?|Hinweise?|Lektion\w*)|"
+    r"\b(?:ces|cette) (?:notes?|leçons?|mémoire)|"
+    r"这些(?:笔记|经验|记忆|说明)|この(?:メモ|ノート|記憶)",
+    re.IGNORECASE,
+)
+_THE_PRINCIPAL = re.compile(
+    r"\b(?:user|users|human|person (?:you(?:['’]re| are)? (?:helping|working (?:with|for)|"
+    r"chatting with|talking to))|chat(?: window)?|operator|typed|requester|usuario|Nutzer\w*|"
+    r"Benutzer\w*|utilisateur)\b|用户|ユーザー",
+    re.IGNORECASE,
+)
+# The notes put above the user: "beats anything typed", "the user's requests are only hints",
+# "keep following these notes anyway". Promoting the user over the notes is the safe reading.
+_DEMOTES_PRINCIPAL = re.compile(
+    r"\b(?:only|just|mere|merely)\s+(?:hints?|suggestions?|advice|advisory|noise|input)\b|"
+    r"\b(?:beats?|outranks?|overrules?|overrides?|trumps?|wins? over|supersedes?|counts? more "
+    r"than|matters? more than)\b|\bwhat counts\b|\banyway\b|\bregardless\b|\beven if\b|"
+    r"\bobjects?\b|\bdon['’]?t (?:matter|count)\b|\bno importan?\b|\bno cuentan?\b|"
+    r"\bzählen nicht\b|\bspielen keine Rolle\b|\bne comptent pas\b|不重要|无所谓|関係ない",
+    re.IGNORECASE,
+)
+_PRINCIPAL_FIRST_OK = re.compile(
+    r"\b(?:over(?:rides?|rules?)?|beats?|outranks?|trumps?|wins? over|supersedes?)\b", re.IGNORECASE
+)
+
+
+_RIVAL = re.compile(
+    r"\b(?:maintainers?|owners?|repo(?:sitory)?['’]?s?|README|web ?pages?|bot|platform team|"
+    r"admins?|vendor)\b",
+    re.IGNORECASE,
+)
+# Who wins: the party named last before the verdict ("... the user and this lesson, this
+# lesson is correct") is the one it promotes.
+_VERDICT = re.compile(
+    r"\b(?:is (?:correct|right)|should be (?:applied|followed)|wins|prevails|takes? precedence|"
+    r"(?:has|have) (?:priority|precedence|the final say)|comes? first|(?:final|ultimate|highest|"
+    r"top) (?:authority|say|word)|authoritative)\b",
+    re.IGNORECASE,
+)
+
+
+_FULL_SENTENCES = re.compile(r"(?<=[.!?。！？])\s+")
+_MERE_HINTS = re.compile(
+    r"\b(?:only|just|mere|merely)\s+(?:hints?|suggestions?|advice|advisory|noise)\b|"
+    r"\bdon['’]?t (?:matter|count)\b|\bno importan?\b|\bzählen nicht\b|\bne comptent pas\b",
+    re.IGNORECASE,
+)
+
+
+def _notes_above_user(prose: str) -> bool:
+    for sentence in _FULL_SENTENCES.split(prose):
+        user, mere = _THE_PRINCIPAL.search(sentence), _MERE_HINTS.search(sentence)
+        if user and mere and user.start() < mere.start() and not negated(sentence, mere.start()):
+            return True  # "the user's wishes are merely hints"
+        notes, user = _THE_NOTES.search(sentence), _THE_PRINCIPAL.search(sentence)
+        if user is None:
+            continue
+        contest = _DEMOTES_PRINCIPAL.search(sentence)
+        if notes and contest and not negated(sentence, contest.start()):
+            promoted_user = user.start() < contest.start() < notes.start()
+            if not (promoted_user and _PRINCIPAL_FIRST_OK.match(contest.group(0))):
+                return True  # "the user's request overrides these notes" is the safe reading
+        verdict = _first_unnegated(_VERDICT, sentence)
+        if verdict and _promoted_party(sentence[: verdict.start()]) == "rival":
+            return True
+    return False
+
+
+def _promoted_party(before: str) -> str | None:
+    parties = [(m.end(), "rival") for p in (_THE_NOTES, _RIVAL) for m in p.finditer(before)]
+    parties += [(m.end(), "user") for m in _THE_PRINCIPAL.finditer(before)]
+    return max(parties)[1] if parties else None
+
+
+_RULES_LIFTED = re.compile(
+    r"\b(?:guardrails|safety (?:rules|checks)|restrictions)\b[^.;]{0,40}\b(?:legacy|deprecated|"
+    r"obsolete|(?:turned|switched) (?:them|it) off|no longer (?:active|enforced))\b|"
+    r"\b(?:follow|obey|execute|carry out|act on)\s+(?:the\s+|any\s+)?(?:instructions|commands|"
+    r"directions|requests)\s+(?:embedded|found|written|contained|hidden|given)\s+in\s+(?:\w+\s+){0,2}?"
+    r"(?:web ?pages?|pages|sites|websites|documents|files|issues|emails|READMEs?|tool "
+    r"(?:output|results))|\bne s['’]appliquent plus\b|\bsuive[zr] uniquement\b|"
+    r"\btreat\s+(?:the\s+)?(?:notes?|lessons?|memory|tips?)\b[^.;]{0,30}\bas\s+(?:your\s+)?"
+    r"(?:\w+\s+)?(?:orders|instructions|commands|directives|rules)\b|"
+    r"\b(?:safety|security|previous|earlier|prior|original|your|default)\s+(?:[\w'’]+\s+){0,2}?"
+    r"(?:rules|guidelines|restrictions|guardrails|limits|policies|instructions|directions|"
+    r"orders)\s+(?:were|have been|"
+    r"has been|are|is)\s+(?:now\s+)?(?:lifted|removed|suspended|relaxed|waived|dropped|revoked|"
+    r"disabled|switched off|turned off|cancell?ed)\b",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"(?<![\w])'[^'\n]{3,80}'(?![\w])|\"[^\"\n]{3,80}\"|“[^”]{3,80}”|`[^`]*`")
+
+
 def _override(text: str) -> RuleHit | None:
+    prose = _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
     for pattern in _OVERRIDE:
-        if pattern.search(text):
+        if pattern.search(prose):
             return RuleHit("override", "tries to override the agent's instructions or identity")
+    for pattern in _AUTHORITY:
+        if _first_unnegated(pattern, prose):
+            return RuleHit("override", "puts other instructions above the user's")
+    if _notes_above_user(prose) or _first_unnegated(_RULES_LIFTED, prose):
+        return RuleHit("override", "puts other instructions above the user's")
     return None
 
 
@@ -448,12 +665,100 @@ _PERMISSION_I18N = re.compile(
 )
 
 
+# Approval waived: by a claimed earlier consent, on the user's behalf, or "without sign-off"
+# for something risky (a routine check run without a prompt is ordinary allow-list config).
+_APPROVAL = (
+    r"(?:approval|approvals|confirmation|confirmations|consent|sign-?off|permission|"
+    r"review|asking|checking in|the plan)"
+)
+_WAIVED = re.compile(
+    rf"\b(?:no (?:reason|need) to|needn['’]?t|don['’]?t (?:have|need) to|not (?:necessary|"
+    rf"needed) to|no longer (?:need|have) to|never (?:need|have) to)\s+(?:\w+\s+){{0,2}}?"
+    rf"(?:request|ask|seek|wait|get|obtain|confirm|check|pause|stop)\w*\b|"
+    rf"\bwithout\s+(?:a\s+|any\s+|the\s+|further\s+|human\s+|user\s+)*(?:human\s+|user['’]?s?\s+)?"
+    rf"{_APPROVAL}\b|\b(?:go|goes|going) ahead (?:straight away|right away|directly|anyway|"
+    rf"without)|\bcan (?:go ahead|proceed) (?:straight away|right away|directly|immediately)|"
+    r"--ask-for-approval[= ]never|\bdefaultMode\b[\"':= ]+bypass|"
+    r"\bon (?:the user['’]s|their|the human['’]s) behalf\b|"
+    r"\bwithout (?:waiting for|asking for|getting|requesting|seeking|a)\s+(?:\w+\s+){0,2}?"
+    r"(?:OK|okay|go-?ahead|review|reviews|reviewer|reviewers|approval|confirmation|consent|"
+    r"sign-?off|permission)\b|\bwithout\s+(?:a\s+|any\s+)?reviewers?\b",
+    re.IGNORECASE,
+)
+_RISKY_ACTION = re.compile(
+    r"\b(?:delet\w*|destroy\w*|drop\w*|remov\w*|wip\w*|purg\w*|force\w*|push\w*|deploy\w*|"
+    r"releas\w*|publish\w*|apply|migrat\w*|prod|production|live|rm|branch\w*|database|merg\w*|main|master|"
+    r"destructive|everything|anything|all (?:commands|changes|actions|operations)|any "
+    r"(?:command|change|action)|refactors?|infra\w*|accept|approve|dialogs?|prompts?|git "
+    r"operations)\b",
+    re.IGNORECASE,
+)
+_CLAIMED_CONSENT = re.compile(
+    r"\b(?:skip|bypass|disable|turn off|remove|suppress|silence)\s+(?:the\s+|all\s+|any\s+|"
+    r"every\s+)?(?:confirmation|approval|permission|consent)\s+(?:steps?|prompts?|dialogs?|"
+    r"checks?|gates?|questions?)\b|\bassume\s+(?:\w+\s+)?(?:consent|approval|permission|a yes)\b|"
+    r"\bauto-?approv\w*\s+(?:for\s+)?(?:all|every|any)\s+(?:tools|commands|actions|changes|"
+    r"operations)\b(?![^.;]{0,40}read-only)|\bruns? unattended\b|"
+    r"\b(?:user|they|owner|human)\s+(?:has\s+|have\s+)?(?:already\s+)?(?:said yes|agreed|"
+    r"consented|approved|signed off)\s+(?:to\s+)?(?:everything|all|any|every)\b|"
+    r"\b(?:consent|approval|permission)\s+(?:from the user\s+)?is\s+(?:implied|implicit|"
+    r"assumed|given|granted)\b|\b(?:they|the user|you) said so in a (?:previous|past|prior|"
+    r"earlier) session|\b(?:trusts|trust) the agent\b|\bgo ahead without asking\b|"
+    r"\bne (?:lui |leur )?demande pas (?:l['’]avis|la permission|l['’]autorisation|de "
+    r"confirmation|la validation)|\bno (?:le )?pidas (?:permiso|confirmación|aprobación)|"
+    r"\bfrag(?:e)? nicht (?:nach|um)|"
+    r"\bpre-?(?:approved|authori[sz]ed|consented)\s+(?:to\s+)?(?:all|every|any|everything)\b|"
+    r"\b(?:treat|consider|regard)\s+(?:every|all|any|each|the)\s+(?:\w+\s+)?(?:approval|"
+    r"permission|confirmation)\s+(?:\w+\s+)?as\s+(?:already\s+)?(?:accepted|approved|granted|"
+    r"answered|given)\b|\b(?:approval|permission|confirmation)s?\s+(?:is|are)\s+(?:already|"
+    r"always)\s+(?:given|granted|accepted)\b",
+    re.IGNORECASE,
+)
+_PERMISSION_MORE_I18N = re.compile(
+    r"\bsin (?:consultar|preguntar|pedir permiso|su (?:permiso|aprobación|confirmación)|"
+    r"aprobación|confirmación)\b|\bya dio su (?:permiso|aprobación|consentimiento)|"
+    r"\bohne (?:\w+ ){0,2}(?:Freigabe|Zustimmung|Genehmigung|Erlaubnis|Rückfrage)\b|"
+    r"\bsans (?:demander|confirmation|validation|l['’]accord|autorisation|prévenir)\b|"
+    r"不用再?(?:问|询问|请示|确认)|无需(?:询问|请示|征求)|不必(?:问|询问|确认|征求)|直接执行即可|"
+    r"(?:確認|承認|許可)(?:せず|なし|を取らず|を得ず)に?",
+)
+_NEGATED_AFTER = re.compile(
+    r"しないで|ないでください|てはいけ|べきではない|禁止|\bnie\b|\bniemals\b|\bnunca\b|\bjamais\b|"
+    r"\bne (?:\w+ )?(?:pas|jamais)\b|\bno (?:\w+ )?(?:debes|hagas|se debe)\b|\bnicht\b|"
+    r"不要|切勿|不能|不得",
+    re.IGNORECASE,
+)
+
+
+def _waives_approval(prose: str) -> bool:
+    for sentence in _SENTENCES.split(prose):
+        if _CLAIMED_CONSENT.search(sentence):
+            return True
+        waived = _first_unnegated(_WAIVED, sentence)
+        if waived and _RISKY_ACTION.search(sentence) and not _SANDBOXED.search(sentence):
+            return True
+        if _PERMISSION_MORE_I18N.search(sentence) and not _NEGATED_AFTER.search(sentence):
+            return True
+    return False
+
+
+_SENTENCES = re.compile(r"(?<=[.!?。！？;；])\s*")
+_SANDBOXED = re.compile(
+    r"\b(?:disposable|throwaway|ephemeral|isolated)\s+(?:\w+\s+)?(?:container|VM|sandbox|"
+    r"environment)|\bdevcontainer\b|\bno network access\b",
+    re.IGNORECASE,
+)
+
+
 def _permission(text: str) -> RuleHit | None:
     prose = visible(text)
     for pattern in _PERMISSION:
-        if _first_unnegated(pattern, prose):
+        found = _first_unnegated(pattern, prose)
+        if found and not _SANDBOXED.search(prose):
             return RuleHit("permission", "switches off the agent's permission checks")
     if _NO_ASKING.search(prose) or _PERMISSION_I18N.search(prose) or _SELF_APPROVE.search(prose):
+        return RuleHit("permission", "tells the agent to act without the user's approval")
+    if _waives_approval(prose):
         return RuleHit("permission", "tells the agent to act without the user's approval")
     auto = _first_unnegated(_AUTO_APPROVE, prose)
     if auto and _WIDE_SCOPE.search(prose) and not _negated_scope(prose):
@@ -469,7 +774,8 @@ def _negated_scope(text: str) -> bool:
 
 _TELL = (
     r"(?:tell|telling|mention|mentioning|inform|informing|notify|notifying|report|reporting|"
-    r"list|listing|show|showing|reveal|revealing|disclose|disclosing|say|saying|alert|alerting)"
+    r"list|listing|show|showing|reveal|revealing|disclose|disclosing|say|saying|alert|alerting|"
+    r"surface|surfacing|flag|flagging|raise|raising|highlight|highlighting|bring up|call out)"
 )
 _CONCEAL = [
     re.compile(
@@ -512,7 +818,7 @@ _CONCEAL = [
         r"\bClear-EventLog\b",
         re.IGNORECASE,
     ),
-    re.compile(
+    _AUDIT_WIPE := re.compile(
         r"\b(?:delete|drop|remove|purge|wipe|erase|clear|truncate|scrub)\s+(?:\S+\s+){0,4}?"
         r"(?:audit(?:[- ]log)?s?|audit log entries|audit entries|CloudTrail|access logs?|"
         r"event logs?)\b|\b(?:borra|elimina|lösche|löschen|删除|清除)[^.。]{0,30}(?:audit|"
@@ -531,10 +837,97 @@ _CONCEAL = [
 ]
 
 
+_AUDIENCE = (
+    r"(?:the\s+|your\s+)?(?:user|users|human|reviewers?|team|on-?call|owner|maintainers?|"
+    r"anyone|nobody|no one|QA|security)"
+)
+_REPORTS = (
+    r"(?:summary|summaries|report|reply|response|answer|final message|PR(?: description)?|"
+    r"pull request|commit (?:message|log)|changelog|status update|recap|handoff|notes to the "
+    r"user|session (?:summary|log))"
+)
+_CONCEAL_MORE = [
+    re.compile(
+        rf"\b(?:keep|leave)\s+{_AUDIENCE}\s+(?:unaware|in the dark|uninformed|guessing)\b|"
+        rf"\b(?:left|kept|omitted|excluded|dropped|hidden)\s+(?:out\s+of|from)\s+(?:the\s+|your\s+)?"
+        rf"(?:\w+\s+)?{_REPORTS}|"
+        rf"\b(?:should|must|need to|ought to)\s+(?:not|never)\s+(?:\w+\s+)?(?:appear|show up|be "
+        rf"(?:mentioned|listed|visible|shown|reported))\s+(?:in|to)\s+(?:the\s+|your\s+)?(?:\w+\s+)?"
+        rf"(?:{_REPORTS}|user|reviewers?)|"
+        rf"\b(?:best|better|wise|safer)\s+(?:not\s+to|to\s+not)\s+(?:bring|mention|raise|flag|"
+        rf"report|tell|surface)\b|"
+        rf"\bso (?:that )?(?:\w+\s+){{0,4}}?(?:(?:isn['’]?t|aren['’]?t|is not|are not|won['’]?t be|"
+        rf"doesn['’]?t look)\s+(?:\w+\s+)?(?:obvious|visible|noticed|noticeable|seen|flagged|"
+        rf"traceable)|(?:don['’]?t|doesn['’]?t|won['’]?t|do not|never)\s+show up)\b|"
+        rf"\bso (?:that )?{_AUDIENCE}\s+(?:\w+\s+)?(?:see|sees|get|gets)\s+(?:only\s+)?(?:a\s+)?"
+        rf"(?:clean|green|tidy|spotless)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"\b(?:don['’]?t|do not|never)\s+let\s+{_AUDIENCE}\s+(?:\w+\s+)?(?:know|see|find out|"
+        r"notice|learn|realise|realize|hear)\b|"
+        r"\b(?:leave|keep)\s+(?:\S+\s+){1,6}?out of\s+(?:the\s+|"
+        r"your\s+)?(?:\w+\s+){0,2}?(?:notes|summary|report|reply|handoff|update|write-?up|recap|"
+        r"description|message|log)\b|\breport\s+(?:the\s+)?(?:\w+\s+)?as\s+(?:successful|"
+        r"passing|green|passed)\s+even (?:if|when|though)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:scrub|remove|strip|erase|purge|delete|wipe)\s+(?:any|all|every)\s+(?:mention|trace|"
+        r"sign|record|reference)s?\s+of\b|"
+        r"\bso (?:that )?(?:the\s+)?(?:\w+\s+){0,2}?(?:user|users|team|reviewers?|nobody|no one|"
+        r"anyone|on-?call|auditors?|security|maintainers?|owner)\s+(?:\w+\s+){0,2}?(?:can['’]?t|"
+        r"cannot|won['’]?t|doesn['’]?t|don['’]?t|never|will not|does not|do not)\s+(?:\w+\s+){0,2}?"
+        r"(?:see|notice|spot|know|find|detect|catch|realise|realize|learn|question|flag)\b|"
+        r"\b(?:phrase|word|write|frame|spin)\s+(?:the\s+|your\s+)?(?:\w+\s+)?(?:summary|report|"
+        r"message|commit message|PR description|reply|changelog)\s+so\s+(?:that\s+)?(?:it|this)\s+"
+        r"(?:sounds|looks|seems|reads)\s+(?:\w+\s+)?(?:routine|harmless|innocuous|normal|minor|"
+        r"fine|boring|unremarkable)\b|\b(?:innocuous|inconspicuous|harmless-looking|"
+        r"unremarkable)\b[^.;]{0,40}\bso\b|\bso (?:that )?(?:it|this) (?:looks|sounds|seems) "
+        r"(?:innocuous|harmless|routine)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:mark|report|show|list|label|record|log|flag)\s+(?:\w+\s+){0,3}?(?:failing|failed|"
+        r"broken|skipped|red|flaky|erroring)\s+(?:\w+\s+){0,2}?as\s+(?:passed|passing|green|"
+        r"successful|succeeded|ok|done|fixed)\b|\b(?:rewrite|edit|doctor|alter|fake|patch)\s+"
+        r"(?:\w+\s+){0,3}?(?:log|logs|output|report|results?)\b[^.;]{0,40}\b(?:shows?|looks?|"
+        r"reads?|appears?)\s+(?:all\s+)?(?:green|clean|passing|successful)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:turn off|disable|stop|pause|suspend|switch off)\s+(?:the\s+)?(?:\w+\s+)?(?:audit|"
+        r"access|CloudTrail|activity|server access)\s*(?:logging|logs?|trail)|\b(?:clear|wipe|"
+        r"empty|delete|erase|remove|purge)\s+[^.;]{0,25}(?:_history\b|shell history|command "
+        r"history|bash history)|\b(?:delete|remove|strip|scrub|erase|purge)\s+(?:any\s+|all\s+|"
+        r"the\s+)?(?:log\s+)?(?:lines?|entries|records)\s+[^.;]{0,40}\b(?:commands?|actions?|"
+        r"you ran|you did|your)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\bverschweig\w*|\bverheimlich\w*|\bnicht (?:erwähnen|melden|berichten|sagen)\b|"
+        r"\bne (?:le |la |les |lui |leur )?(?:dis|mentionne|signale|révèle|parle)\w* (?:pas|"
+        r"jamais|rien)\b|\bsans (?:le dire|en parler|informer|prévenir) (?:à )?l['’]utilisateur|"
+        r"\b(?:oculta|ocultar|esconde|esconder)\b[^.]{0,30}\b(?:usuario|revisor|equipo)|"
+        r"不要在[^。]{0,8}(?:总结|摘要|报告|回复|说明)[里中内]?(?:提|写|列|说)|不要(?:向|对|跟)用户(?:提|说|报告|透露)|"
+        r"(?:報告|言わ|伝え|知らせ|共有|記載)しないで|(?:報告|伝え|知らせ)ないで|黙って|内緒",
+        re.IGNORECASE,
+    ),
+]
+
+
 def _conceal(text: str) -> RuleHit | None:
     prose = visible(text)
+    for pattern in _CONCEAL_MORE:
+        if _first_unnegated(pattern, prose):
+            return RuleHit(
+                "conceal", "tells the agent to hide actions or information from the user"
+            )
     for pattern in _CONCEAL:
-        if pattern.search(prose):
+        found = (
+            _first_unnegated(pattern, prose) if pattern is _AUDIT_WIPE else pattern.search(prose)
+        )
+        if found:
             return RuleHit(
                 "conceal", "tells the agent to hide actions or information from the user"
             )
@@ -584,8 +977,85 @@ def _secret_name(found: str) -> str:
     return name or "secrets"
 
 
+# A secret put somewhere other people read: the reply, a PR, an issue, a chat, a ticket.
+_SECRET_OBJECT = (
+    r"(?:\.env\b|(?:~/)?\.ssh/\S+|id_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|\.npmrc|"
+    r"\.pypirc|\.netrc|\.git-credentials|\.kube/config|kubeconfig|\.docker/config\.json|"
+    r"\bprintenv\b|`env`|\$\{?[A-Z_]*(?:TOKEN|KEY|SECRET|PASSWORD|PASS|CREDENTIALS?)\w*\}?|"
+    r"\b(?:credentials?|secrets?|passwords?|passphrases?|cookies?|api[ _-]?keys?|"
+    r"tokens?(?!\s+(?:count|usage|limit|budget|window|per|cost|scope))|"
+    r"(?:access|secret|private|signing|deploy|ssh|staging|prod(?:uction)?|service[- ]account|"
+    r"JSON|master|encryption|license)\s+keys?|keys? file|"
+    r"contraseñas?|credenciales|claves?|secretos?|Zugangsdaten|Passw(?:o|ö)rt\w*|Schlüssel|"
+    r"Token\w*|mots? de passe|identifiants|clés?|密码|密钥|凭证|令牌|秘钥|パスワード|認証情報|"
+    r"トークン|秘密鍵|APIキー))"
+)
+_PUT = (
+    r"(?:include|including|paste|pasting|print|printing|echo|echoing|show|post|posting|share|"
+    r"sharing|add|adding|attach|attaching|copy|copying|put|putting|write|writing|send|sending|"
+    r"upload|dump|dumping|quote|reveal|leave|drop|pon|poner|mete|escribe|schreib\w*|mets|"
+    r"écris|inscris|"
+    r"copia|pega|incluye|añade|publica|comparte|envía|füge|kopiere|poste|teile|schicke|"
+    r"sende|colle|copie|ajoute|partage|envoie|inclus)"
+)
+_PUBLIC_SINK = (
+    r"(?:reply|replies|response|answer|final message|chat|conversation|PR|pull request|"
+    r"PR (?:description|body|comment)|merge request|commit(?: message)?|issue|issues|ticket|"
+    r"bug report|Jira|Slack|Discord|Teams|channel|forum|gist|pastebin|wiki|comment|comments|"
+    r"status page|release notes|changelog|log output|build log|CI log|"
+    r"respuesta|chat|descripción|Antwort|Issue-Beschreibung|Beschreibung|Kommentar|réponse|"
+    r"ticket|回复|回答|评论|聊天|工单|返信|回答|チャット)"
+)
+_SECRET_TO_SINK = re.compile(
+    rf"\b{_PUT}\b[^.;!?。]{{0,60}}?{_SECRET_OBJECT}[^.;!?。]{{0,60}}?\b(?:in|into|to|on|with|"
+    rf"within|inside|en|in die|dans|an|al)\s+(?:the\s+|your\s+|a\s+|an\s+|tu\s+|la\s+|el\s+|"
+    rf"die\s+|den\s+|le\s+|la\s+)?(?:[\w'’]+\s+){{0,2}}?{_PUBLIC_SINK}\b|"
+    rf"\b(?:open|file|create)\s+(?:a\s+|an\s+)?(?:GitHub\s+)?(?:issue|ticket|gist)\s+"
+    rf"(?:containing|with|that includes)\s+[^.;]{{0,30}}{_SECRET_OBJECT}|"
+    rf"{_SECRET_OBJECT}[^.;!?。]{{0,40}}\b(?:should|must|can|is|are|be)\s+(?:\w+\s+)?(?:added|"
+    rf"posted|pasted|included|sent|shared|echoed|printed|attached|shown|copied)\s+(?:back\s+)?"
+    rf"(?:to|in|into|on)\s+(?:the\s+)?(?:\w+\s+)?(?:{_PUBLIC_SINK}|user|reviewers?|QA)\b|"
+    rf"\b(?:echo|print|show|read|repeat|give)\s+(?:\w+\s+){{0,2}}?{_SECRET_OBJECT}\s+(?:back\s+)?"
+    rf"to\s+(?:the\s+)?user\b",
+    re.IGNORECASE,
+)
+_SECRET_LEAK_MORE = re.compile(
+    rf"\b(?:include|paste|print|echo|show|quote|add|keep)\s+(?:\w+\s+){{0,3}}?(?:{_SECRET_OBJECT}|"
+    r"Authorization header|bearer token|auth header|Cookie header)[^.;]{0,40}\bwhen(?:ever)? you "
+    r"(?:summari[sz]e|reply|report|answer|respond|explain|describe)|"
+    r"\b(?:commit|push|check in|add)\s+(?:the\s+|your\s+|a\s+)?(?:\.env|secrets?|credentials?|"
+    r"private keys?|id_rsa|\.pem|api keys?)\b(?:\s+files?)?\s+(?:to|into|in)\s+(?:the\s+|your\s+)?"
+    r"(?:repo|repository|git|version control|codebase)\b",
+    re.IGNORECASE,
+)
+_SECRET_TO_SINK_CJK = re.compile(
+    r"(?:把|将)[^。]{0,20}(?:密钥|密码|凭证|令牌|\.env|credentials)[^。]{0,20}(?:贴|粘贴|发|写|放|复制)"
+    r"[^。]{0,6}(?:回复|评论|聊天|群|issue|PR|工单)|"
+    r"(?:パスワード|認証情報|トークン|秘密鍵|\.env)[^。]{0,20}(?:返信|回答|チャット|issue|PR)[^。]{0,10}"
+    r"(?:貼|書|含め|載せ|送)",
+    re.IGNORECASE,
+)
+
+
+def _secret_to_public(prose: str) -> bool:
+    return bool(
+        _first_unnegated(_SECRET_TO_SINK, prose)
+        or _first_unnegated(_SECRET_LEAK_MORE, prose)
+        or _SECRET_TO_SINK_CJK.search(prose)
+    ) and not _REDACTED.search(prose)
+
+
+_REDACTED = re.compile(
+    r"\b(?:redact\w*|mask\w*|placeholders?|scrub\w*|sanitiz\w*|censor\w*|\*{3,}|obfuscat\w*|"
+    r"replaced? (?:them |it )?with)\b",
+    re.IGNORECASE,
+)
+
+
 def _exfiltrate(text: str) -> RuleHit | None:
     prose = visible(text)
+    if _secret_to_public(prose):
+        return RuleHit("exfiltrate", "puts secrets where others can read them (reply, PR, chat)")
     if _DNS_EXFIL.search(prose):
         return RuleHit("exfiltrate", "leaks data through DNS lookups to an external domain")
     secret = _SECRET_SOURCE.search(prose)
@@ -666,17 +1136,94 @@ _DB_DESTROY = re.compile(
     r"dropDatabase\(|\bterraform\s+destroy\b|\bs3\s+rb\b|\bdelete-db-instance\b",
     re.IGNORECASE,
 )
-_PROD = re.compile(r"\b(?:prod|production|live|producción|Produktion|生产)\b|生产", re.IGNORECASE)
+_PROD = re.compile(
+    r"\b(?:prod|production|live|producción|producción|Produktion\w*|Prod-\w+)\b|生产|本番",
+    re.IGNORECASE,
+)
 _SSH_KEY = re.compile(
     r"\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|sk-ssh-\S+)\s+AAAA[0-9A-Za-z+/=]{16,}"
 )
 
 
+_DESTRUCTIVE_MORE = [
+    (
+        re.compile(
+            r"\brm\s+(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(?:\s+-\S+)*\s+(?:sudo\s+)?"
+            r"/(?:home|etc|usr|var|boot|opt|srv|root|bin|lib|sbin)/[\w.-]+/\*|"
+            r"\bgit\s+clean\s+-\w*[fxd]\w*\s+(?:~|/|\$HOME)(?=[\s`'\";|&)]|$)"
+        ),
+        "deletes the home directory or system folders",
+    ),
+    (
+        re.compile(
+            r"\bgit\s+push\s+[^`;|&.]*\b(?:main|master|trunk)\b[^`;|&]*?\s(?:--force(?!-with-lease|"
+            r"-if-includes)\b|-f\b)|\b(?:disable|remove|delete|turn off|drop)\s+(?:the\s+)?branch "
+            r"protection",
+            re.IGNORECASE,
+        ),
+        "force-pushes over a shared main branch or removes its protection",
+    ),
+    (
+        re.compile(
+            r"\bkubectl\s+delete\s+[^`;|]*--all\b[^`;|]*(?:-n|--namespace)[= ]\s*(?:prod\S*|"
+            r"production|live)\b|\bkubectl\s+delete\s+(?:ns|namespaces?)\s+(?:prod\S*|production|live|default|"
+            r"kube-\S+)|0\.0\.0\.0/0[^.;]{0,60}\b(?:22|3389|ssh|rdp|all ports|every port|all "
+            r"traffic|5432|3306|6379|27017)\b|\b(?:22|3389|ssh|rdp|all ports)\b[^.;]{0,40}"
+            r"0\.0\.0\.0/0|--acl\s+public-read-write|\bpublic-read-write\b|"
+            r"\b(?:delete|remove|purge|wipe|drop)\s+(?:all|every)\s+(?:the\s+)?(?:\w+\s+)?"
+            r"(?:backups?|snapshots?)\b|--acl\s+public-read\b(?![^.;]{0,80}\b(?:static|website|"
+            r"site|assets)\b)",
+            re.IGNORECASE,
+        ),
+        "removes the protections or backups of shared infrastructure",
+    ),
+]
+_TLS_OFF = re.compile(
+    r"\b(?:REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|SSL_CERT_FILE)=(?=[\s`'\"]|$)|"
+    r"\bNODE_TLS_REJECT_UNAUTHORIZED=['\"]?0|\bverify\s*=\s*False\b|--insecure\b|\bcurl\s+-k\b",
+    re.IGNORECASE,
+)
+_MACHINE_WIDE = re.compile(
+    r"/etc/environment|~/\.(?:bashrc|zshrc|profile|bash_profile)|\bglobal(?:ly)?\b|"
+    r"\bsystem-?wide\b|\bmachine-?wide\b|\beverywhere\b|\bevery (?:program|request|call)",
+    re.IGNORECASE,
+)
+_WIPE_VERB = re.compile(
+    r"\b(?:drop|drops|dropping|delete|deleting|wipe|wiping|destroy|destroying|truncate|nuke|"
+    r"erase|purge|recreate|borra\w*|bórra\w*|elimina\w*|lösch\w*|supprime\w*|"
+    r"efface\w*)\b|删除|删掉|清空|重建|削除",
+    re.IGNORECASE,
+)
+_WIPE_OBJECT = re.compile(
+    r"\b(?:tables?|databases?|DB|schemas?|collections?|namespaces?|clusters?|buckets?|"
+    r"volumes?|base de datos|Datenbank|base de données|workspace|stack)\b|"
+    r"datenbank|数据库|数据|データベース",
+    re.IGNORECASE,
+)
+
+
+def _wipes_production(prose: str) -> bool:
+    for sentence in _SENTENCES.split(prose):
+        verb = _first_unnegated(_WIPE_VERB, sentence)
+        prod = _PROD.search(sentence)
+        if not (verb and prod and _WIPE_OBJECT.search(sentence)):
+            continue
+        if not negated(sentence, prod.start()) and not _NEGATED_AFTER.search(sentence):
+            return True
+    return False
+
+
 def _destructive(text: str) -> RuleHit | None:
     prose = visible(text)
-    for pattern, reason in _DESTRUCTIVE:
+    for pattern, reason in (*_DESTRUCTIVE, *_DESTRUCTIVE_MORE):
         if _first_unnegated(pattern, prose):
             return RuleHit("destructive", reason)
+    for sentence in _SENTENCES.split(prose):
+        tls = _first_unnegated(_TLS_OFF, sentence)
+        if tls and _MACHINE_WIDE.search(sentence):
+            return RuleHit("destructive", "turns off TLS certificate checks machine-wide")
+    if _wipes_production(prose):
+        return RuleHit("destructive", "destroys a production database or environment")
     db = _first_unnegated(_DB_DESTROY, prose)
     if db and _PROD.search(prose) and not _negated_scope_prod(prose):
         return RuleHit("destructive", "destroys a production database or environment")
@@ -694,6 +1241,8 @@ def _negated_scope_prod(text: str) -> bool:
 # ----------------------------------------------------------------------------- persistence
 
 _MEMORY_FILES = re.compile(
+    r"(?:\.bashrc|\.bash_profile|\.zshrc|\.zprofile|\.zshenv|\.profile|config\.fish|"
+    r"\bPROMPT_COMMAND\b|\.git/hooks|\bLaunchAgents?\b)|"
     r"\b(?:CLAUDE\.md|AGENTS\.md|KNOWLEDGE\.md|GEMINI\.md|QUARANTINE\.md|\.cursorrules|"
     r"copilot-instructions\.md|memory (?:store|file|tool)|lessons? (?:store|file)|"
     r"settings(?:\.local)?\.json|hooks\.json|SessionStart|UserPromptSubmit|PreToolUse|"
@@ -703,7 +1252,9 @@ _MEMORY_FILES = re.compile(
     re.IGNORECASE,
 )
 _SELF_REFERENCE = re.compile(
-    r"\b(?:this|these|the same) (?:lesson|rule|rules|note|notes|line|text|instruction|"
+    r"\b(?:this|these|the same) (?:exact |very |same )?(?:lesson|rule|rules|note|notes|line|"
+    r"text|instruction|tip|"
+    r"tips|advice|sentence|paragraph|memo|snippet|reminder|"
     r"instructions|footer|guidance|agent rules|project rules)\b|\bword for word\b|verbatim|"
     r"\bevery (?:lesson|repository|repo|skill)\b|\ball (?:other|new) (?:skills|projects|repos)|"
     r"\b(?:be|is|are|gets?) never (?:be )?(?:evicted|removed|deleted|"
@@ -721,10 +1272,13 @@ _PERSISTENCE = [
         re.IGNORECASE,
     ),
     re.compile(
-        r"\b(?:include|copy|repeat|re-?add|append|add|write|paste|insert|put)\s+(?:this|these)\s+"
-        r"(?:exact\s+)?(?:lesson|note|rule|rules|text|line|instructions?|footer)\s+(?:again|into|"
+        r"\b(?:include|copy|repeat|re-?add|append|add|write|paste|insert|put|save|store|record|"
+        r"propagate|replicate|mirror)\s+(?:this|these)\s+(?:exact\s+|same\s+|very\s+)?(?:lesson|note|rule|rules|text|line|instructions?|footer)\s+(?:again|into|"
         r"to|in|everywhere|word for word|verbatim)\b|\bnever (?:be )?(?:evicted|pruned)\b|"
-        r"\bevery lesson you (?:write|record|save|add)|\blessons? without this (?:footer|line|"
+        r"\bevery lesson you (?:write|record|save|add)|\b(?:whenever|each time|every time) you "
+        r"(?:write|record|save|add|create) (?:a |an )?(?:new )?(?:lesson|note|memory|skill)|"
+        r"\bso (?:that )?it applies to (?:every|all|each) (?:projects?|repos?|repositories|"
+        r"sessions?|skills?)|\blessons? without this (?:footer|line|"
         r"text)|\b(?:all|every) (?:future )?lessons? must (?:end|start|include|contain)",
         re.IGNORECASE,
     ),
@@ -738,8 +1292,67 @@ _REMOTE_SHELL = re.compile(
 )
 
 
+# Somewhere that runs again by itself (shell start-up, cron, timers, hooks, CI) and remote
+# code fetched into it: the install survives the session and obeys whoever owns the host.
+_AUTORUN = re.compile(
+    r"(?:\.bashrc|\.bash_profile|\.zshrc|\.zprofile|\.zshenv|\.profile|config\.fish|"
+    r"\bPROMPT_COMMAND\b|\.git/hooks|\bLaunchAgents?\b)|\b(?:crontab|cron(?:job)?|"
+    r"Cronjob|systemd|timer|launchd|hook|hooks|SessionStart|UserPromptSubmit|PreToolUse|"
+    r"post-(?:checkout|merge|commit)|pre-(?:commit|push)|workflow|pipeline|CI (?:step|job)|"
+    r"every (?:new )?(?:terminal|shell|session|login|boot|job|build|run)|each (?:new )?"
+    r"(?:terminal|shell|session|login|job|build)|startup|start-up|login|on boot|hourly|"
+    r"stündlich|cada (?:terminal|sesión|inicio)|jede[nm]? (?:Terminal|Shell|Sitzung)|"
+    r"chaque (?:terminal|session|démarrage))\b|每次|开机|启动时|起動時",
+    re.IGNORECASE,
+)
+_REMOTE_CODE = re.compile(
+    r"\b(?:download|downloads|downloading|fetch|fetches|fetching|pull|pulls|pulling|curl|wget|"
+    r"get|gets)\b(?:[^.;]|\.(?=\S)){0,80}\b(?:and|&&|then|to)\s+(?:then\s+)?(?:run|runs|execute|executes|"
+    r"eval|evals|source|sources|exec|pipe|install)\b|\b(?:source|\.)\s+<\(\s*(?:curl|wget)|"
+    r"\beval\s+\"?\$\(\s*(?:curl|wget)|\b(?:fetch|download|curl|wget)\w*\s+and\s+eval|"
+    r"\b(?:re-?downloads?|re-?fetch\w*|sync\w*|pull\w*|fetch\w*|download\w*|load\w*)\s+"
+    r"(?:the\s+)?(?:\w+\s+)?(?:rules|instructions|guidance|prompts?|config)\s+from\s+https?://|"
+    r"\b(?:descargue|descarga|descargar)\w*\s+y\s+ejecut\w*|herunterl(?:ä|a)d\w*\s+und\s+"
+    r"ausf(?:ü|u)hr\w*|t(?:é|e)l(?:é|e)charg\w*\s+et\s+ex(?:é|e)cut\w*|下载并(?:执行|运行)|"
+    r"ダウンロードして(?:実行|起動)",
+    re.IGNORECASE,
+)
+
+
+def _autoruns_remote_code(prose: str) -> bool:
+    if not _AUTORUN.search(prose):
+        return False
+    if _first_unnegated(_REMOTE_CODE, prose) and external_hosts(prose):
+        return True
+    return bool(_first_unnegated(_REMOTE_SHELL, prose)) and not _names_only_well_known_hosts(prose)
+
+
+# Anyone can publish under these, so a script from them is as good as its unknown author.
+_USER_CONTENT_HOSTS = (
+    "github.com", "githubusercontent.com", "github.io", "gitlab.com", "bitbucket.org",
+    "jsdelivr.net", "unpkg.com", "gist.github.com", "readthedocs.io", "huggingface.co",
+)  # fmt: skip
+
+
+def _official_installer(prose: str) -> bool:
+    """True when every host named is a vendor's own site (brew.sh, sh.rustup.rs, astral.sh)."""
+    found = [m.group(1).lower() for p in (_URL, _BARE_HOST) for m in p.finditer(prose)]
+    return _names_only_well_known_hosts(prose) and not any(
+        h == known or h.endswith("." + known) for h in found for known in _USER_CONTENT_HOSTS
+    )
+
+
+def _names_only_well_known_hosts(prose: str) -> bool:
+    found = [m.group(1) for p in (_URL, _BARE_HOST) for m in p.finditer(prose)]
+    return bool(found) and all(is_well_known(h) for h in found)
+
+
 def _persistence(text: str) -> RuleHit | None:
     prose = visible(text)
+    if _autoruns_remote_code(prose):
+        return RuleHit(
+            "persistence", "makes remote code run again at every start (rc file, cron, hook)"
+        )
     for pattern in _PERSISTENCE:
         if pattern.search(prose):
             return RuleHit("persistence", "tells the agent to fetch or spread instructions")
@@ -778,7 +1391,7 @@ _REMOTE_INSTALL = re.compile(
 
 def _supplychain(text: str) -> RuleHit | None:
     prose = visible(text)
-    if _first_unnegated(_REMOTE_SHELL, prose):
+    if _first_unnegated(_REMOTE_SHELL, prose) and not _official_installer(prose):
         return RuleHit("supplychain", "pipes a remote script straight into a shell")
     if _first_unnegated(_UNSIGNED, prose):
         return RuleHit("supplychain", "installs unsigned or unverified packages")
@@ -793,7 +1406,7 @@ def _supplychain(text: str) -> RuleHit | None:
         return RuleHit(
             "supplychain", f"routes package installs through an unknown host ({hosts[0]})"
         )
-    squat = typosquat(prose)
+    squat = typosquat(prose) or impostor_action(prose)
     if squat is not None:
         return RuleHit(
             "supplychain", f"names {squat[0]!r}, a look-alike of the popular {squat[1]!r}"
@@ -817,6 +1430,7 @@ POPULAR_PACKAGES = (
     "puppeteer", "node-fetch", "ws", "rxjs", "tslib", "zod", "esbuild", "rollup",
     "actions", "checkout", "setup-node", "setup-python", "setup-go", "upload-artifact",
     "download-artifact", "cache", "docker", "hashicorp", "aws-actions", "github",
+    "react-router", "tailwindcss", "langchain", "pyyaml", "requests-oauthlib",
 )  # fmt: skip
 _CONFUSABLE = str.maketrans({"1": "l", "0": "o", "3": "e", "5": "s", "4": "a", "7": "t"})
 _PACKAGE_CONTEXT = re.compile(
@@ -856,24 +1470,120 @@ def _edit_distance_one(a: str, b: str) -> bool:
 
 
 def typosquat(text: str) -> tuple[str, str] | None:
-    """(name, popular name) when a package or action named in an install is a look-alike."""
-    names: list[str] = []
+    """(name, popular name) when a package or action a lesson recommends is a look-alike."""
+    popular = frozenset(POPULAR_PACKAGES)
+    for raw, installed in _candidate_names(text):
+        for name in raw.lower().split("/"):
+            name = name.split("==")[0].split("@")[0].strip(".,;:#()")
+            if len(name) < 4 or name in popular or name in _LEGIT_NEIGHBOURS:
+                continue
+            parts = [name] if installed else [name, *_SEGMENT.split(name)]
+            for part in dict.fromkeys(parts):
+                known = _squatted(part, popular, any_edit=installed)
+                if known is not None:
+                    return name, known
+    return None
+
+
+def _squatted(part: str, popular: frozenset[str], any_edit: bool) -> str | None:
+    """The popular name `part` imitates (one edit, or a 1/l 0/o swap), if any.
+
+    Outside an install command only the edits typo-squats use count (a doubled or swapped
+    letter, a change inside the word), so "sync" (async) or "https" (httpx) are words.
+    """
+    if len(part) < 4 or part in popular or part in _LEGIT_NEIGHBOURS or part in _COMMON_WORDS:
+        return None
+    folded = part.translate(_CONFUSABLE)
+    if folded != part and (folded in popular or folded in _FOLD_TARGETS):
+        return folded
+    for known in POPULAR_PACKAGES:
+        long_enough = len(known) >= 5
+        if (
+            long_enough
+            and _edit_distance_one(part, known)
+            and (any_edit or _typo_like(part, known))
+        ):
+            return known
+    return None
+
+
+def _typo_like(word: str, known: str) -> bool:
+    """A doubled or transposed letter, or an edit away from both ends of the name."""
+    if len(word) == len(known):
+        diffs = [i for i in range(len(word)) if word[i] != known[i]]
+        return len(diffs) == 2 or 0 < diffs[0] < len(word) - 1
+    longer, shorter = (word, known) if len(word) > len(known) else (known, word)
+    at = next((i for i in range(len(shorter)) if longer[i] != shorter[i]), len(shorter))
+    doubled = (at > 0 and longer[at] == longer[at - 1]) or (
+        at + 1 < len(longer) and longer[at] == longer[at + 1]
+    )
+    return doubled or 0 < at < len(shorter)
+
+
+# Everyday words one typo away from a popular package name.
+_COMMON_WORDS = frozenset(
+    {"server", "servers", "sync", "query", "queries", "https", "http", "render", "client",
+     "router", "parser", "builder", "caching", "cached", "caches", "clicks", "moments",
+     "colored", "docs", "dockers", "requested", "express", "expressed", "debugs", "reacts",
+     "reactive", "pytests", "wheels", "redis", "electrons", "rollups", "async", "chalks"}
+)  # fmt: skip
+
+
+_FOLD_TARGETS = frozenset({"python", "node", "github", "pypi", "setup-python"})
+_SEGMENT = re.compile(r"[-_.]")
+_REPLACEMENT_CUE = re.compile(
+    r"\b(?:instead of|rather than|in place of|in lieu of|swap|replace|switch|migrate|moved|"
+    r"drop-in|same (?:package|library|API)|en lugar de|en vez de|statt|anstelle|au lieu de|"
+    r"install\w*|add|use|uses:|require|import|dependency|package|paquete|Paket|"
+    r"npm|pip|yarn|pnpm|cargo|gem)\b|代替|替换|改用|代わりに",
+    re.IGNORECASE,
+)
+_BACKTICKED = re.compile(r"`([^`\s]{3,80})`")
+_PACKAGE_LIKE = re.compile(r"(?<![\w/@.-])(@?[A-Za-z][\w.-]*(?:/[\w.-]+)?(?:@[\w.]+)?)(?![\w/-])")
+_AFTER_VERB = re.compile(
+    r"\b(?:install|installiere|instala|installe|use|usa|utilise|nutze|add|swap|replace|switch to|"
+    r"instead of|rather than|in place of|en lugar de|statt|au lieu de|with|for)\s+(?:the\s+)?"
+    r"(?:package\s+|paquete\s+|Paket\s+|action\s+)?`?([\w@][\w./@-]*\w)`?",
+    re.IGNORECASE,
+)
+
+
+_OFFICIAL_ACTIONS = frozenset(
+    {"checkout", "setup-node", "setup-python", "setup-go", "setup-java", "upload-artifact",
+     "download-artifact", "cache", "github-script", "create-release", "labeler", "stale"}
+)  # fmt: skip
+_USES = re.compile(r"\buses:\s*`?([\w.-]+)/([\w.-]+)", re.IGNORECASE)
+
+
+def impostor_action(text: str) -> tuple[str, str] | None:
+    """(owner/name, actions/name) when an official action's name is used under another owner."""
+    for match in _USES.finditer(text):
+        owner, name = match.group(1).lower(), match.group(2).lower()
+        if name in _OFFICIAL_ACTIONS and owner != "actions" and _squatted_owner(owner):
+            return f"{owner}/{name}", f"actions/{name}"
+    return None
+
+
+def _squatted_owner(owner: str) -> bool:
+    folded = owner.replace("1", "i").replace("l", "i")
+    return folded in ("action", "github-actions") or _edit_distance_one(folded, "actions")
+
+
+def _candidate_names(text: str) -> Iterator[tuple[str, bool]]:
+    """Names a lesson may be recommending, with whether they are written like code."""
     for match in _PACKAGE_CONTEXT.finditer(text):
         for group in match.groups():
             if group:
-                names.extend(part.split("==")[0].strip("@.,;:") for part in group.split())
-    popular = set(POPULAR_PACKAGES)
-    for raw in names:
-        for name in raw.lower().split("/"):
-            if len(name) < 4 or name in popular or name in _LEGIT_NEIGHBOURS:
-                continue
-            folded = name.translate(_CONFUSABLE)
-            if folded != name and folded in popular:
-                return name, folded
-            for known in POPULAR_PACKAGES:
-                if len(known) >= 5 and _edit_distance_one(name, known):
-                    return name, known
-    return None
+                yield from ((part, True) for part in group.split())
+    for sentence in _SENTENCES.split(text):
+        if not _REPLACEMENT_CUE.search(sentence):
+            continue
+        yield from ((m.group(1), True) for m in _BACKTICKED.finditer(sentence))
+        for match in _PACKAGE_LIKE.finditer(sentence):
+            token = match.group(1)
+            if any(c in token for c in "-/@") or any(c.isdigit() for c in token):
+                yield token, True
+        yield from ((m.group(1), False) for m in _AFTER_VERB.finditer(sentence))
 
 
 # ----------------------------------------------------------------------------- entry point
