@@ -258,8 +258,8 @@ def test_provenance_rejects_an_unknown_source(authored: Settings) -> None:
 
 
 def test_a_random_history_loses_no_lesson(authored: Settings) -> None:
-    """Adds, merges, supersessions, quarantines, archives and restores: every lesson ever
-    written stays in KNOWLEDGE.md, the archive or the quarantine."""
+    """Adds, merges, supersessions, quarantines, feedback, archives and restores: every lesson
+    ever written stays in KNOWLEDGE.md, the archive or the quarantine."""
     rng = random.Random(11)
     store = Store(authored)
     written: set[str] = set()
@@ -277,10 +277,14 @@ def test_a_random_history_loses_no_lesson(authored: Settings) -> None:
             outcome = store.add(SKILL, text, matcher=matcher, screen=WordScreen())  # type: ignore[arg-type]
             written.add(normalize_for_id(outcome.lesson.text))
             written.add(normalize_for_id(text))
-        elif move < 0.8:
+        elif move < 0.7:
             review.archive(store, rng.choice(current).id)
+        elif move < 0.8:
+            rating = rng.choice(["helped", "wrong", "wrong", "confirmed"])
+            store.feedback(rng.choice(current).id, rating, note=f"step {step}")
         else:
-            archived = [i for i in review.review_items(store) if i.status != "quarantined"]
+            shelved = review.review_items(store, everything=True)
+            archived = [i for i in shelved if i.status in ("superseded", "archived")]
             if archived:
                 review.restore(store, rng.choice(archived).id)
         kept = {normalize_for_id(lesson.text) for lesson in store.lessons(SKILL)}
