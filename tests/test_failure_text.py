@@ -12,6 +12,7 @@ from fireworks_skill_memory.memory.retrieval.failure import (
     FAILURE_HEADING,
     TASK_WORDS,
     failure_block,
+    failure_symptom,
     failure_task,
     normalise_line,
 )
@@ -77,13 +78,29 @@ def test_failure_task_keeps_the_command_and_the_error_lines() -> None:
     assert "ConnectionRefusedError" in task and "Connection refused" in task
     assert "socket.py" not in task  # only the first stack frame is kept
     assert "downloading" not in task
-    assert len(task.split()) <= TASK_WORDS
+    assert len(failure_symptom(task).split()) <= TASK_WORDS
 
 
 def test_failure_task_is_capped_and_empty_for_nothing() -> None:
     assert failure_task("", "") == ""
     long_error = "\n".join(f"error: missing field number{i} in record" for i in range(500))
-    assert len(failure_task("load", long_error).split()) <= TASK_WORDS
+    task = failure_task("load --all", long_error)
+    assert task.startswith("load --all\n")
+    assert len(failure_symptom(task).split()) <= TASK_WORDS
+    one_long_line = "error: " + " ".join(f"field{i}" for i in range(500))
+    assert len(failure_symptom(failure_task("load", one_long_line)).split()) == TASK_WORDS
+
+
+def test_the_symptom_is_the_error_lines_without_the_command() -> None:
+    task = failure_task("docker build -t api .", "npm error code EBADENGINE\nexit code 1")
+    command, error = task.split("\n")
+    assert command == "docker build -t api ."
+    assert failure_symptom(task) == error
+    assert "EBADENGINE" in error and "docker" not in error
+    assert failure_symptom(failure_task("make release", "")) == "make release"
+    assert failure_symptom(failure_task("", "fatal: not a git repository")) == (
+        "fatal: not a git repository"
+    )
 
 
 def test_normalised_text_matches_the_lesson_lexically() -> None:
@@ -105,6 +122,44 @@ def test_failure_block_has_its_own_heading() -> None:
     assert text.splitlines()[0] == FAILURE_HEADING
     assert "Pin the node engine" in text and (kept, kept_global) == (1, 0)
     assert failure_block([], [], max_tokens=400) == ("", 0, 0)
+
+
+# ---- failure ranking ----------------------------------------------------------------------
+def test_the_cosine_is_taken_against_the_error_lines_only() -> None:
+    """The command is not embedded (it pulls the vector towards the tool, not the error)."""
+    from fireworks_skill_memory.index.table import Row
+    from fireworks_skill_memory.memory.retrieval.failure_ranking import rank_scope
+    from fireworks_skill_memory.memory.retrieval.retriever import ScopeCandidates, Task
+    from fireworks_skill_memory.memory.store.lesson import Lesson
+
+    texts = ["prune the docker build cache", "pin the node engines"]
+    lessons = [Lesson(text=text, tag="", month="2026-01", hits=1, skill="node") for text in texts]
+    rows = [Row(f"n{i}", "node", "", text, "2026-01", 1, i, "", "") for i, text in enumerate(texts)]
+    scope = ScopeCandidates(
+        rows=rows,
+        lessons=lessons,
+        vectors=np.eye(2, 3),
+        hub=np.zeros(2),
+        tokens=[lexical.tokenize(text) for text in texts],
+        ages=np.zeros(2),
+    )
+
+    class Recording:
+        def __init__(self) -> None:
+            self.embedded: list[Task] = []
+
+        def candidates(self, skill: str | None) -> object:
+            return scope
+
+        def task_vector(self, task: Task) -> np.ndarray:
+            self.embedded.append(task)
+            return np.asarray([0.0, 1.0, 0.0])
+
+    retriever = Recording()
+    task = failure_task("docker build .", "npm error code EBADENGINE")
+    ranking = rank_scope(retriever, "node", task)
+    assert retriever.embedded == [failure_symptom(task)]
+    assert ranking.ranked[0].lesson.text == "pin the node engines"
 
 
 # ---- failure gate -----------------------------------------------------------------------

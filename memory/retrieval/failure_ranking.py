@@ -3,6 +3,8 @@
 Every scope is ranked with the ordinary formula (`memory.retrieval.ranking.rank`) against the
 failure's task text (`memory.retrieval.failure.failure_task`) under `FAILURE_WEIGHTS`, whose
 gate is harder than a skill injection's: a failure that no lesson explains injects nothing.
+The cosine is taken against the embedding of the error lines alone
+(`memory.retrieval.failure.failure_symptom`); the lexical match sees the command too.
 The scopes' gated lessons are merged by score and at most `FAILURE_INJECT` are kept, skipping
 those the session was already shown on an earlier failure.
 """
@@ -52,6 +54,7 @@ def rank_scope(
     """Rank one scope's lessons (a skill, or None for the global ones) for a failure."""
     import numpy as np
 
+    from fireworks_skill_memory.memory.retrieval.failure import failure_symptom
     from fireworks_skill_memory.memory.retrieval.retriever import ScopeCandidates
 
     candidates = retriever.candidates(scope)
@@ -65,7 +68,7 @@ def rank_scope(
             tags=[row.tag for row in candidates.rows],
             hits=np.asarray([row.hits for row in candidates.rows], dtype=float),
             age_months=candidates.ages,
-            similarity=candidates.vectors @ retriever.task_vector(task),
+            similarity=candidates.vectors @ retriever.task_vector(failure_symptom(task)),
             hub=candidates.hub,
             tokens=candidates.tokens,
         ),

@@ -150,10 +150,12 @@ class RankingWeights:
 
 #: The weights for a failed tool call's task text (`memory.retrieval.failure.failure_task`):
 #: the same formula, a harder gate (a failure no lesson explains must inject nothing), and at
-#: most two lessons. Tuned on failure queries with cross-validation by skill (see the README
-#: of `eval retrieval`); the per-skill cap is applied again across the session's skills.
+#: most two lessons. ``cos_i`` is taken against the embedding of the error lines alone
+#: (`memory.retrieval.failure.failure_symptom`), the lexical term sees the command too.
+#: Tuned on failure queries with cross-validation by skill (see the README of
+#: `eval retrieval`); the per-skill cap is applied again across the session's skills.
 FAILURE_WEIGHTS = RankingWeights(
-    gate_threshold=0.60,
+    gate_threshold=0.62,
     gate_lexical_weight=0.2,
     gate_relative_cut=0.15,
     max_inject=2,
