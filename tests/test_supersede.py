@@ -19,7 +19,7 @@ from fireworks_skill_memory.memory.dedup.evaluation import (
     supersede_report,
 )
 from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher, outweighs
-from fireworks_skill_memory.memory.dedup.rules import Verdict
+from fireworks_skill_memory.memory.dedup.rules import Verdict, decide_pair
 from fireworks_skill_memory.memory.dedup.supersede import (
     Decision,
     decide_supersession,
@@ -91,6 +91,139 @@ MERGE = [
         "Remote images fail to load until the CDN host is added to `images.remotePatterns`.",
     ),
 ]
+
+
+# Wordings of the generalised rules (issue 12 follow-up): commands without backticks, "end
+# of life" / "legacy" / "instead of" / "not X" phrasings; cosines are the real model's.
+RETIRED_SUBJECT = [
+    (
+        "Run the docs build on Hugo 0.92.",
+        "Run the docs build on Hugo 0.128; Hugo 0.92 is obsolete.",
+        0.95,
+    ),
+    (
+        "Deploy the site with the surge CLI.",
+        "Deploy the site with wrangler pages deploy; surge is the legacy path.",
+        0.65,
+    ),
+    (
+        "Store feature flags in the settings table.",
+        "Store feature flags in LaunchDarkly instead of the settings table.",
+        0.83,
+    ),
+    (
+        "Install the CLI globally with npm install -g ourcli.",
+        "Run the CLI through npx ourcli, not npm install -g: global installs drift.",
+        0.70,
+    ),
+    (
+        "Give the build job 2 CPUs.",
+        "Give the build job 6 CPUs; 2 timed out on the asset step.",
+        0.73,
+    ),
+    ("Unstage a file with git reset file.", "Unstage a file with git restore --staged file.", 0.75),
+]
+SIDE_BY_SIDE = [
+    (
+        "Deploy the workers with kubectl apply -k overlays/prod.",
+        "Deploy the cron jobs with helm upgrade instead of kubectl apply; the chart covers "
+        "their schedules.",
+        0.56,
+    ),
+    (
+        "Indent YAML files with 2 spaces.",
+        "Indent Go files with tabs, not spaces; gofmt enforces it.",
+        0.50,
+    ),
+    (
+        "Run alembic upgrade head on deploy.",
+        "alembic upgrade head breaks when two heads exist; merge them with alembic merge first.",
+        0.72,
+    ),
+    ("Before a release, run npm run build.", "Before a release, run npm run lint.", 0.76),
+]
+RESTATED = [
+    (
+        "Add dev tools with npm install.",
+        "Add dev tools with npm install -D so they stay out of production.",
+        0.78,
+    ),
+    (
+        "Prefer Poetry over pipenv for new projects.",
+        "Use Poetry rather than pipenv when starting a project.",
+        0.90,
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "cosine"), RETIRED_SUBJECT)
+def test_a_new_lesson_retiring_the_old_subject_supersedes(
+    old: str, new: str, cosine: float
+) -> None:
+    decision = decide_supersession(old, new, cosine)
+    assert decision.decision is Decision.SUPERSEDE, decision
+
+
+@pytest.mark.parametrize(("old", "new", "cosine"), SIDE_BY_SIDE)
+def test_another_case_or_step_named_beside_the_old_one_is_kept(
+    old: str, new: str, cosine: float
+) -> None:
+    for delta in (-0.1, 0.0, 0.1):
+        decision = decide_supersession(old, new, cosine + delta)
+        assert decision.decision is Decision.KEEP_BOTH, (delta, decision)
+
+
+@pytest.mark.parametrize(("old", "new", "cosine"), RESTATED)
+def test_restatements_naming_commands_or_alternatives_merge(
+    old: str, new: str, cosine: float
+) -> None:
+    assert decide_supersession(old, new, cosine).decision is Decision.MERGE
+
+
+def test_a_changed_command_never_merges_even_at_a_high_cosine() -> None:
+    old, new = (
+        "Check out a new branch with git checkout -b.",
+        "Check out a new branch with git switch -c.",
+    )
+    assert decide_pair(old, new, 0.95).reason == "command-mismatch"
+    assert decide_supersession(old, new, 0.95).decision is Decision.SUPERSEDE
+    # the same task done by another command at a middling cosine: in doubt, keep both
+    assert decide_supersession(old, new, 0.5).decision is Decision.KEEP_BOTH
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (
+            "Add the test runner with npm install.",
+            "Add the test runner with npm install -D vitest.",
+        ),
+        (
+            "Make sure to go to the settings page first.",
+            "Go to the settings page first, make sure of it.",
+        ),
+    ],
+)
+def test_more_arguments_or_english_words_are_no_command_conflict(a: str, b: str) -> None:
+    assert decide_pair(a, b, 0.9).reason != "command-mismatch"
+
+
+def test_a_replacement_the_old_lesson_already_disfavours_is_no_change() -> None:
+    old = "Use tmp_path for temporary files rather than tmpdir."
+    new = "Temporary files go in tmp_path instead of tmpdir."
+    assert decide_supersession(old, new, 0.9).decision is Decision.MERGE
+
+
+def test_retiring_something_the_old_lesson_only_mentions_in_passing_is_no_supersession() -> None:
+    old = "Read the version with importlib.metadata; a hand-kept VERSION constant drifted."
+    new = "The VERSION constant is obsolete; read the version with importlib.metadata."
+    assert decide_supersession(old, new, 0.8).decision is not Decision.SUPERSEDE
+
+
+def test_a_parallel_case_that_calls_the_old_version_end_of_life_is_kept() -> None:
+    old = "Build the API image on Node 20."
+    new = "The billing service is still on Node 16, which is end of life; build it on Node 16."
+    assert decide_supersession(old, new, 0.8).decision is Decision.KEEP_BOTH
 
 
 # --------------------------------------------------------------------------- pure function
@@ -319,6 +452,27 @@ def test_real_model_decisions_through_the_matcher(
 ) -> None:
     old_lesson, new_lesson = _lesson(old), _lesson(new)
     match = SemanticMatcher(real_embedder)([old_lesson], new_lesson)
+    decided = (
+        Decision.MERGE
+        if match.target_id
+        else Decision.SUPERSEDE
+        if match.supersedes
+        else Decision.KEEP_BOTH
+    )
+    assert decided is expected, match
+
+
+@pytest.mark.real_model
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [(o, n, Decision.SUPERSEDE) for o, n, _ in RETIRED_SUBJECT]
+    + [(o, n, Decision.KEEP_BOTH) for o, n, _ in SIDE_BY_SIDE]
+    + [(o, n, Decision.MERGE) for o, n, _ in RESTATED],
+)
+def test_real_model_generalised_decisions(
+    real_embedder: EmbeddingModel, old: str, new: str, expected: Decision
+) -> None:
+    match = SemanticMatcher(real_embedder)([_lesson(old)], _lesson(new))
     decided = (
         Decision.MERGE
         if match.target_id

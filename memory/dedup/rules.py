@@ -26,6 +26,10 @@ The rule, in order; the first step that applies decides and names itself in ``re
      ``calls()``, ``/paths``, ``--flags``), ACRONYMS (spelled out counts as mentioned:
      RBAC = role-based access control) or capitalised names in mid-sentence (``with Jest`` vs
      ``with Vitest``). Extras on one side only are the more specific wording, no conflict.
+   * ``command-mismatch``: each text names a command invocation the other does not (a known
+     CLI tool and what follows it, backticked or not: ``git checkout -b`` vs ``git switch
+     -c``, ``npm run build`` vs ``npm version patch``); one invocation that only adds
+     arguments to the other (``npm install`` / ``npm install -D vitest``) is no conflict.
    * ``antonym``: one text has a word, the other its opposite and not the word itself
      (``un-``/``non-``/``in-``/``im-`` prefixes; always/never, enable/disable, sync/async,
      include/exclude, allow/deny, public/private, before/after, ...).
@@ -435,6 +439,103 @@ def _unmentioned(ids: set[str], other: str) -> set[str]:
     return {k for k in ids if not _mentions(k, compact, word_set, initials)}
 
 
+# --------------------------------------------------------------------------- commands
+
+# Command-line tools whose invocations are lessons' specifics even without backticks
+# ("Create branches with git switch -c"). Lower-case only: "Docker" in prose is the product.
+_TOOLS = frozenset(
+    """
+    git gh npm npx yarn pnpm bun deno pip pip3 pipx uv poetry pipenv conda mamba pytest tox nox
+    ruff black isort flake8 mypy pyright pylint twine docker docker-compose podman buildah
+    kubectl helm kustomize minikube kind k9s terraform tofu terragrunt ansible ansible-playbook
+    aws gcloud gsutil az brew apt apt-get dnf yum apk snap cargo rustup rustc gradle gradlew mvn
+    sbt dotnet swift xcodebuild flutter dart eslint prettier tsc jest vitest playwright
+    cypress webpack vite esbuild rollup curl wget ssh scp rsync ssh-keygen sed awk grep rg fd
+    tar unzip chmod chown systemctl journalctl alembic psql pg_dump pg_restore mysql sqlite3
+    redis-cli mongosh openssl nvm rbenv pyenv bundle gem rails rake composer php nginx
+    pre-commit lsof netstat ss jq yq
+    """.split()
+)
+# English words that are also tools: a command only when a flag follows ("go test -race").
+_AMBIGUOUS_TOOLS = frozenset("go make find node python python3 java sort kill source top".split())
+_COMMAND_END = frozenset(
+    """
+    to for in on before after so and or when with instead rather than the a an is are was
+    were if from into that which then while because but until unless as at by of not never
+    now no it its this your our their every each also only first again too be shows show
+    does do doesnt dont will can must should runs works fails reaches has have had here there
+    """.split()
+)
+_MAX_COMMAND_WORDS = 6
+# Stands for a command in the text `_commands_and_rest` returns (no word character).
+COMMAND_MARK = "\x00"
+
+
+def _command_token(raw: str) -> tuple[str, str]:
+    """(normalized token, the sentence punctuation that ends the command after it, or "")."""
+    core = raw.strip("`\"'()[]{}<>*")
+    stop = ""
+    if len(core) > 1 and core[-1] in ".,;:!?" and not core.endswith(".."):
+        stop = core[-1]
+        core = core.rstrip(".,;:!?").rstrip("`\"')]}>")
+    elif raw.rstrip().endswith((",", ";", ":", ")")):
+        stop = raw.rstrip()[-1]
+    return core.strip("<>"), stop
+
+
+def _commands_and_rest(text: str) -> tuple[list[tuple[str, ...]], str]:
+    """The command invocations a text names (tool, subcommands, flags, arguments) and the text
+    with each replaced by `COMMAND_MARK`."""
+    tokens = _prep(text).replace("`", " ` ").split()
+    commands: list[tuple[str, ...]] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tool, ends = _command_token(tokens[i])
+        if tool not in _TOOLS and tool not in _AMBIGUOUS_TOOLS:
+            rest.append(tokens[i])
+            i += 1
+            continue
+        phrase, j = [tool], i + 1
+        while not ends and j < len(tokens) and len(phrase) < _MAX_COMMAND_WORDS:
+            if tokens[j] == "`":
+                j += 1
+                continue
+            word, stop = _command_token(tokens[j])
+            if not word or word[0].isupper() or word.casefold() in _COMMAND_END or word == "|":
+                break
+            phrase.append(word.casefold())
+            ends = stop
+            j += 1
+        flagged = any(w.startswith("-") for w in phrase[1:])
+        if tool in _AMBIGUOUS_TOOLS and not flagged:
+            rest.append(tokens[i])
+            i += 1
+            continue
+        commands.append(tuple(phrase))
+        rest.append(COMMAND_MARK + ends)
+        i = j
+    return commands, " ".join(t for t in rest if t != "`")
+
+
+def _commands(text: str) -> list[tuple[str, ...]]:
+    return _commands_and_rest(text)[0]
+
+
+def _compatible(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """One invocation is the other with more arguments ("npm install" / "npm install -D x")."""
+    n = min(len(a), len(b))
+    return [_key(w) for w in a[:n]] == [_key(w) for w in b[:n]]
+
+
+def _command_mismatch(a: str, b: str) -> bool:
+    """Each text names a command the other does not (``git checkout -b`` / ``git switch -c``)."""
+    ca, cb = _commands(a), _commands(b)
+    only_a = [x for x in ca if not any(_compatible(x, y) for y in cb)]
+    only_b = [y for y in cb if not any(_compatible(x, y) for x in ca)]
+    return bool(only_a and only_b)
+
+
 def _antonym_hit(wa: set[str], wb: set[str]) -> str | None:
     only_a, only_b = wa - wb, wb - wa
     for x, y in _ANTONYM_PAIRS:
@@ -484,9 +585,9 @@ class PairAnalysis:
         text_match: ``"exact"``, ``"normalized-text"`` or None.
         overlap: :func:`content_overlap` of the two texts.
         shared: content words matched in both directions (the smaller of the two hit counts).
-        conflict: ``number-mismatch``, ``identifier-mismatch``, ``antonym``,
-            ``negation-mismatch``, ``preference-reversed`` or None (negation is judged with
-            the ``negation_overlap`` given to :func:`analyse_pair`).
+        conflict: ``number-mismatch``, ``identifier-mismatch``, ``command-mismatch``,
+            ``antonym``, ``negation-mismatch``, ``preference-reversed`` or None (negation is
+            judged with the ``negation_overlap`` given to :func:`analyse_pair`).
         unshared: numbers and code names that one text states and the other does not mention
             (acronyms and capitalised names are left out: a rewording often drops the topic,
             "Keep Dart lines short" / "Keep lines short").
@@ -518,6 +619,8 @@ def analyse_pair(
         conflict = "number-mismatch"
     elif ua and ub:
         conflict = "identifier-mismatch"
+    elif _command_mismatch(a, b):
+        conflict = "command-mismatch"
     else:
         wa, wb = _words(a), _words(b)
         if _antonym_hit({_stem(w) for w in wa} | set(wa), {_stem(w) for w in wb} | set(wb)):
@@ -551,7 +654,8 @@ def decide_pair(
     Returns:
         A :class:`PairDecision`; ``reason`` names the rule that fired: ``exact``,
         ``normalized-text``, a conflict (``number-mismatch``, ``identifier-mismatch``,
-        ``antonym``, ``negation-mismatch``, ``preference-reversed``), ``cosine>=0.85``,
+        ``command-mismatch``, ``antonym``, ``negation-mismatch``, ``preference-reversed``),
+        ``cosine>=0.85``,
         ``cosine>=0.55+overlap>=0.45``, ``unshared-specifics``, ``grey-band`` or
         ``below-band``. The verdict depends only on the unordered pair (it is symmetric in
         the two texts). A NaN cosine compares false everywhere and ends in ADD.

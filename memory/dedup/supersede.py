@@ -22,20 +22,37 @@ What matters most is never losing a current lesson, so every step leans to ``KEE
    ...": a step that follows the old one). A ``platform`` guard turns any verdict into
    KEEP_BOTH; the others only hold back supersede evidence (a paraphrase may reword a
    scope).
-3. Supersede evidence, strongest first:
+3. Supersede evidence, in this order:
 
+   * ``reversed``: the new text negates (not, never, don't, avoid, stop doing, cannot) a
+     clause whose content words and names the old text states positively (or the other way
+     round): the reversal itself shows the subject is the same;
+   * ``retired``: a clause of the new text says the old one's own subject (its numbers,
+     names, commands or, with none, its words) is outdated: "16 is end of life", "webpack
+     is the legacy setup", "400 proved too big", "--x was never valid"; a harm ("60 caused
+     logouts") counts when the texts also state different values;
+   * ``replaced``: the new text names the old subject as the thing to stop using, "X
+     instead of / rather than / in place of Y", "X, not Y", where X brings at most one new
+     plain word besides its new names and commands ("tmp_path instead of tmpdir", "npm ci in
+     CI, not npm install", but not "the cron jobs with kubectl instead of helm"). Both count
+     from the low cosine ``retired_subject``: naming the old subject shows it is the same;
+     only what the old lesson affirms in its first sentence is its subject;
    * ``marker:<words>``: the new text says the fact changed and the old one does not
      ("no longer", "now", "deprecated", "renamed", "removed", "was dropped", "is gone",
      "retired", "unmaintained", "replaced by", "migrated", "after the upgrade", "lowered
      to", "stop doing", "was wrong", "actually"); it counts when the pair is on one subject
      (cosine >= ``subject``);
-   * ``reversed``: the new text negates (not, never, don't, avoid, stop, cannot) a clause
-     whose content words and names the old text states positively (or the other way
-     round): the reversal itself shows the subject is the same;
-   * ``changed-value``: the texts disagree on numbers or names (a dedup conflict) and are
-     otherwise nearly the same words at a high cosine (>= ``changed_value``).
+   * ``changed-value``: the texts disagree on numbers, names or commands (a dedup conflict,
+     ``git checkout -b`` / ``git switch -c`` too, backticks or not) and are otherwise
+     nearly the same words at a high cosine (>= ``changed_value``; >= ``changed_command``
+     for a command, which is most of a short lesson's words).
 
-4. Otherwise the dedup rule: MERGE stays MERGE; GREY and ADD become KEEP_BOTH.
+4. Otherwise the dedup rule: MERGE stays MERGE, unless the new text denies a clause of the
+   old (``denied-clause``), is its next step while the old orders no steps (``next-step``),
+   or opens with what to do when something fails that the old never mentions
+   (``on-failure``), or names the old subject as the thing to stop using while changing
+   more than that (``disowned``): those keep both. GREY and ADD become KEEP_BOTH. Different commands
+   never merge (the dedup rule's ``command-mismatch``).
 
 ``unclear`` marks the pairs an LLM could settle: supersede evidence held back by a guard or a
 weak subject, supersessions resting on a single weak marker, and conflicting pairs at a high
@@ -52,6 +69,7 @@ import re
 from dataclasses import dataclass
 
 from fireworks_skill_memory.memory.dedup.rules import (
+    COMMAND_MARK,
     DEFAULT_THRESHOLDS,
     DedupThresholds,
     PairAnalysis,
@@ -60,7 +78,19 @@ from fireworks_skill_memory.memory.dedup.rules import (
     decide_from_analysis,
 )
 from fireworks_skill_memory.memory.dedup.rules import (
+    _command_mismatch as command_mismatch,
+)
+from fireworks_skill_memory.memory.dedup.rules import (
+    _commands_and_rest as commands_and_rest,
+)
+from fireworks_skill_memory.memory.dedup.rules import (
+    _compatible as compatible_commands,
+)
+from fireworks_skill_memory.memory.dedup.rules import (
     _content as content_words,
+)
+from fireworks_skill_memory.memory.dedup.rules import (
+    _numbers as numbers_of,
 )
 from fireworks_skill_memory.memory.dedup.rules import (
     _prep as prep,
@@ -105,8 +135,12 @@ class SupersessionThresholds:
         subject_same_tag: the same when both lessons carry the same tag.
         changed_value: cosine from which near-identical wording with different numbers or
             names is a changed value.
+        changed_command: the same for a changed command (``git checkout -b`` -> ``git switch
+            -c``): commands are much of a short lesson, so its cosine drops further.
         changed_overlap: content-word overlap of the two texts, specifics left out, needed
             for ``changed-value``.
+        retired_subject: cosine from which the new text retiring the old one's own subject
+            ("16 is end of life", "X instead of tmpdir") counts: naming it is the evidence.
         reversal_coverage: share of the negated clause's content words the other text states.
         reversal_shared: content words the negated clause must share with the other text.
         veto_coverage: the same share for a denial in any clause (a contrast ", never X", a
@@ -118,7 +152,9 @@ class SupersessionThresholds:
     subject: float = 0.50
     subject_same_tag: float = 0.45
     changed_value: float = 0.80
+    changed_command: float = 0.60
     changed_overlap: float = 0.85
+    retired_subject: float = 0.35
     reversal_coverage: float = 0.45
     reversal_shared: int = 2
     veto_coverage: float = 0.70
@@ -155,6 +191,7 @@ _CHANGE_MARKERS = re.compile(
     r"(?:to|from)|"
     r"after (?:the |our |we )?(?:upgrad|migrat|switch|mov)\w*|"
     r"since (?:v?\d|version|release|the upgrade|\w+ (?:were|was) )|"
+    r"since the (?:\w+ )?(?:release|upgrade|migration)|correction|"
     r"stop(?:ped)? \w+ing|"
     r"(?:was|were|is) (?:wrong|incorrect|mistaken|a mistake)|contrary to"
     r")",
@@ -222,6 +259,8 @@ _BOUND = re.compile(
     re.IGNORECASE,
 )
 _SQL_NOT = re.compile(r"\bNOT (?=[A-Z]{2,}\b)")  # NOT NULL, NOT VALID: keywords, not negation
+# "stop using X" denies X; "-x stops at the first failure" does not.
+_STOP_NOT_DENIAL = re.compile(r"\bstop(?:s|ped)?\b(?!\s+\w+ing\b)", re.IGNORECASE)
 _QUOTED_SPAN = re.compile(r"(?<![\w])[\"']([^\"'\n]{1,60})[\"'](?![\w])")
 
 
@@ -250,6 +289,34 @@ _NEXT_STEP = re.compile(
     r"(?!\s+(?:the\s+|our\s+|we\s+)?(?:upgrad|migrat|switch|mov))",
     re.IGNORECASE,
 )
+
+
+# The old lesson already orders steps: "After X, Y" may be its rewording, not a next step.
+_SEQUENCE_WORD = re.compile(r"\b(?:after|once|then|afterwards|finally)\b", re.IGNORECASE)
+
+
+_FAILURE = (
+    r"(fail\w*|break\w*|error\w*|crash\w*|times? out|timed out|hang\w*|conflict\w*|"
+    r"is missing|are missing|goes wrong)"
+)
+# "If X fails, ...", "X breaks when ...": what to do in a failure case.
+_FAILURE_CASE = re.compile(
+    r"^(?:if|when|whenever)\b[^,;:]{0,80}\b" + _FAILURE + r"\b[^,;:]{0,40},|"
+    r"\b" + _FAILURE + r"\s+(?:when|if|whenever)\b",
+    re.IGNORECASE,
+)
+
+
+def _follow_up(old: str, new: str, guard: str | None) -> str | None:
+    """Why a new lesson that looks like a restatement is the old one's next step or what to
+    do when it fails ("If X fails, ..." where the old never mentions failing), or None."""
+    if guard == "next-step" and not _SEQUENCE_WORD.search(prep(old)):
+        return guard
+    m = _FAILURE_CASE.search(prep(new))
+    failure = m and (m.group(1) or m.group(2))
+    if not failure or any(w.startswith(failure.casefold()[:4]) for w in words_of(old)):
+        return None
+    return "on-failure"
 
 
 def _guard(old: str, new: str) -> str | None:
@@ -304,7 +371,7 @@ def _segment_clauses(segment: str, asserting_only: bool) -> list[_Clause]:
         if asserting_only and i > 0 and _SUBORDINATE.match(part):
             continue
         bare = _QUOTED_SPAN.sub(" ", _CODE_SPAN.sub(" ", part))
-        bare = _BOUND.sub(" ", _SQL_NOT.sub(" ", bare))
+        bare = _BOUND.sub(" ", _SQL_NOT.sub(" ", _STOP_NOT_DENIAL.sub(" ", bare)))
         negated = any(w in _REVERSAL_NEGATORS for w in words_of(bare))
         if words := words_of(part):
             out.append(_Clause(tuple(words), negated, part))
@@ -345,24 +412,178 @@ def _reversed(old: str, new: str, t: SupersessionThresholds, asserting_only: boo
     return _reverses(new, old, t, asserting_only) or _reverses(old, new, t, asserting_only)
 
 
+# --------------------------------------------------------------------------- retired subject
+
+# "<subject> is legacy / end of life / obsolete / too small": the subject is outdated.
+_RETIRED = re.compile(
+    r"\b(?:(?:is|are|was|were|has been|have been|became|becomes|got)\s+"
+    r"(?:now\s+|being\s+|officially\s+|already\s+)?(?:the\s+|an?\s+)?"
+    r"(?:legacy|obsolete|deprecated|outdated|unmaintained|unsupported|abandoned|retired|dead|"
+    r"gone|removed|dropped|superseded|end[- ]of[- ]life|eol|the old way|too \w+)|"
+    r"reach(?:es|ed)?\s+(?:its\s+)?(?:end[- ]of[- ]life|eol)|"
+    r"(?:is|are|was|were)\s+(?:wrong|incorrect|mistaken|a mistake|invalid|never valid)|"
+    r"(?:does|do|did)\s*(?:not|n't)\s+exist|"
+    r"proved\s+(?:to be\s+)?too\s+\w+)\b",
+    re.IGNORECASE,
+)
+# "<old value> caused rebalances": a harm counts only when the new text states another value.
+_HARMED = re.compile(
+    r"\b(?:caused|causes|killed|kills|broke|breaks|crashed|overloaded|leaked|hung|hangs|"
+    r"times out|timed out|failed|fails)\b",
+    re.IGNORECASE,
+)
+# "X instead of Y", "X, not Y": Y is what to stop using.
+_INSTEAD = re.compile(r"\b(?:instead of|rather than|in place of|replac(?:es|ing))\s+", re.I)
+_NOT_OLD = re.compile(r",\s*(?:and\s+)?not\s+", re.I)
+_Y_END = re.compile(r",|\s(?:which|that|because|so|since|as|when|if|for)\s", re.I)
+_COMMA = re.compile(",")
+# "X instead of Y" retires Y when X brings one new term (the replacement); with more ("the
+# cron jobs with kubectl instead of helm", "Makefiles with tabs, not spaces") it may be
+# another case.
+_REPLACEMENT_TERMS = 1
+_PREFER_OVER = re.compile(r"^(\s*prefer\b.*?)\s+over\b.*$", re.IGNORECASE)
+# Words a retired subject may add to the old lesson's names: "the 4.x line is obsolete".
+_GENERIC_NOUNS = frozenset(
+    content_words(
+        words_of(
+            "line series release version setup path flag option default value setting image "
+            "runtime tool package cli command approach"
+        )
+    )
+)
+_GENERIC_VERBS = frozenset(content_words(words_of("run execute call invoke keep do try go")))
+_NEGATED_SUBJECT = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
+
+
+@dataclass(frozen=True)
+class _Terms:
+    """What a span of text names: content words, numbers, identifiers and commands."""
+
+    words: set[str]
+    numbers: set[str]
+    identifiers: set[str]
+    commands: list[tuple[str, ...]]
+
+
+def _terms(text: str) -> _Terms:
+    commands, rest = commands_and_rest(text)
+    named = specifics(rest)
+    ids = set(named.identifiers)
+    # the words of a name ("tmp", "path" of tmp_path) are the name, not plain words
+    plain = {w for w in content_words(words_of(rest)) if not any(w in key for key in ids)}
+    return _Terms(plain - set(named.numbers), set(numbers_of(rest)), ids, commands)
+
+
+def _in_old(span: _Terms, old: str, old_terms: _Terms) -> tuple[int, bool]:
+    """(old terms the span names, whether its specifics all come from the old text)."""
+    hits = soft_hits(span.words, old_terms.words)
+    ids_known = not unmentioned(span.identifiers, old)
+    nums_known = not span.numbers or bool(span.numbers & old_terms.numbers)
+    cmds = [c for c in span.commands if any(compatible_commands(c, o) for o in old_terms.commands)]
+    known = ids_known and nums_known and len(cmds) == len(span.commands)
+    named = len(span.identifiers) + len(span.numbers) + len(cmds)
+    return hits + (named if known else 0), known
+
+
+def _names_old_subject(span: str, old: str, old_terms: _Terms) -> bool:
+    """True when ``span`` names what the old text states: its numbers, names, commands and
+    words (generic nouns aside: "the 4.x line", "the default 500")."""
+    terms = _terms(span)
+    hits, known = _in_old(terms, old, old_terms)
+    if not known or hits == 0:
+        return False
+    unknown = terms.words - _GENERIC_NOUNS
+    known_words = soft_hits(unknown, content_words(words_of(old))) == len(unknown)
+    if terms.numbers or terms.identifiers or terms.commands:
+        return known_words
+    return known_words and bool(unknown)
+
+
+def _novel(span: str, old: str, old_terms: _Terms) -> tuple[int, int]:
+    """(new specifics, new plain content words) of ``span`` against the old text."""
+    terms = _terms(span)
+    specific = len(unmentioned(terms.identifiers, old)) + len(terms.numbers - old_terms.numbers)
+    specific += sum(
+        1 for c in terms.commands if not any(compatible_commands(c, o) for o in old_terms.commands)
+    )
+    words = terms.words - _GENERIC_VERBS
+    return specific, len(words) - soft_hits(words, old_terms.words)
+
+
+def _main_statement(text: str) -> str:
+    """What a lesson tells to do: the affirmed clauses of its first sentence (reasons, extras,
+    "rather than Y" and denials left out)."""
+    segments = _split_outside_code(prep(text), _SEGMENT_SPLIT)
+    if not segments:
+        return text
+    clauses = _segment_clauses(segments[0], asserting_only=True)
+    affirmed = " ".join(_PREFER_OVER.sub(r"\1", c.text) for c in clauses if not c.negated)
+    return affirmed or segments[0]
+
+
+def _retires_old_subject(old: str, new: str, value_changed: bool) -> str | None:
+    """How the new text retires the old one's subject: ``retired`` when it says it is
+    outdated ("16 is end of life", "400 proved too big"), ``replaced`` when it names it as
+    the thing to stop using and brings one replacement ("tmp_path instead of tmpdir", "npm
+    ci in CI, not npm install"), ``disowned`` when it names it so but changes more than the
+    replacement (another case, maybe); else None."""
+    old = _main_statement(old)
+    old_terms = _terms(old)
+    disowned = False
+    for segment in _split_outside_code(prep(new), _SEGMENT_SPLIT):
+        for clause in _split_outside_code(segment, _COMMA):
+            m = _RETIRED.search(clause) or (_HARMED.search(clause) if value_changed else None)
+            if m is None or _NEGATED_SUBJECT.search(clause[: m.start()]):
+                continue
+            if _names_old_subject(clause[: m.start()], old, old_terms):
+                return "retired"
+        for pattern in (_INSTEAD, _NOT_OLD):
+            m = pattern.search(segment)
+            dropped = _Y_END.split(segment[m.end() :], maxsplit=1)[0] if m else ""
+            if m is None or not _names_old_subject(dropped, old, old_terms):
+                continue
+            new_specifics, new_words = _novel(segment[: m.start()], old, old_terms)
+            if 1 <= new_specifics + new_words <= _REPLACEMENT_TERMS:
+                return "replaced"
+            disowned = True
+    return "disowned" if disowned else None
+
+
 # --------------------------------------------------------------------------- changed value
 
 _SPECIFIC_TOKEN = re.compile(r"`[^`]*`|\S*\d\S*")
 
 
 def _masked_overlap(old: str, new: str) -> float:
-    """Content-word overlap once code spans and numbers are removed from both texts."""
-    a = content_words(words_of(_SPECIFIC_TOKEN.sub(" ", prep(old))))
-    b = content_words(words_of(_SPECIFIC_TOKEN.sub(" ", prep(new))))
+    """Content-word overlap once code spans, commands and numbers are removed from both."""
+    a = content_words(words_of(_SPECIFIC_TOKEN.sub(" ", commands_and_rest(old)[1])))
+    b = content_words(words_of(_SPECIFIC_TOKEN.sub(" ", commands_and_rest(new)[1])))
     if not a or not b:
         return 0.0
     return (soft_hits(a, b) + soft_hits(b, a)) / (len(a) + len(b))
+
+
+# "Create branches with git switch -c", "Use kubectl logs -p to ...": the command is how a
+# task is done, so another command for the same task replaces it; in "Before a release, run
+# npm run lint" the command is the task, and another one is another step.
+_INSTRUMENT = re.compile(
+    r"\b(?:with|using|via|through|use|by)\s*" + COMMAND_MARK + r"|" + COMMAND_MARK + r"\s+to\s+\w",
+    re.IGNORECASE,
+)
+
+
+def _changed_instrument(old: str, new: str) -> bool:
+    """The two texts do one task with different commands."""
+    if not command_mismatch(old, new):
+        return False
+    return all(_INSTRUMENT.search(commands_and_rest(text)[1]) for text in (old, new))
 
 
 # --------------------------------------------------------------------------- decision
 
 
 _VALUE_CONFLICTS = frozenset({"number-mismatch", "identifier-mismatch", "antonym"})
+_STATED_VALUE_CONFLICTS = frozenset({"number-mismatch", "identifier-mismatch", "command-mismatch"})
 
 
 def _same_tag(old_tag: str | None, new_tag: str | None) -> bool:
@@ -375,15 +596,19 @@ def _supersede_evidence(
     """(reason, weak) of the strongest sign that ``new`` outdates ``old``, or None."""
     if _reversed(old, new, t):
         return "reversed", False
+    if cos >= t.retired_subject:
+        value_changed = an.conflict in _STATED_VALUE_CONFLICTS
+        retired = _retires_old_subject(old, new, value_changed)
+        if retired is not None and retired != "disowned":
+            return retired, False
     markers = _new_markers(old, new)
     if markers and cos >= subject:
         weak = markers == ["now"] and an.conflict is None
         return "marker:" + ",".join(markers), weak
-    if (
-        an.conflict in _VALUE_CONFLICTS
-        and cos >= t.changed_value
-        and _masked_overlap(old, new) >= t.changed_overlap
-    ):
+    changed = (an.conflict in _VALUE_CONFLICTS and cos >= t.changed_value) or (
+        cos >= t.changed_command and _changed_instrument(old, new)
+    )
+    if changed and _masked_overlap(old, new) >= t.changed_overlap:
         return "changed-value", False
     if markers:
         return "marker:" + ",".join(markers) + " (weak subject)", True
@@ -434,6 +659,10 @@ def decide_supersession(
     if dedup.verdict is Verdict.MERGE:
         if _reversed(old, new, t, asserting_only=False):
             return Supersession(Decision.KEEP_BOTH, "denied-clause", cos, True, dedup.verdict)
+        if (step := _follow_up(old, new, guard)) is not None:
+            return Supersession(Decision.KEEP_BOTH, step, cos, True, dedup.verdict)
+        if _retires_old_subject(old, new, value_changed=False) == "disowned":
+            return Supersession(Decision.KEEP_BOTH, "disowned", cos, True, dedup.verdict)
         return Supersession(Decision.MERGE, dedup.reason, cos, False, dedup.verdict)
     unclear = an.conflict is not None and cos >= t.unclear_cosine
     return Supersession(Decision.KEEP_BOTH, dedup.reason, cos, unclear, dedup.verdict)
