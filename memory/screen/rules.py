@@ -16,6 +16,8 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from fireworks_skill_memory.memory.screen.directives import directive
+
 KINDS = (
     "override", "exfiltrate", "destructive", "permission", "conceal",
     "persistence", "hidden", "spoof", "supplychain",
@@ -605,10 +607,20 @@ _RULES_LIFTED = re.compile(
 _QUOTED = re.compile(r"(?<![\w])'[^'\n]{3,80}'(?![\w])|\"[^\"\n]{3,80}\"|“[^”]{3,80}”|`[^`]*`")
 
 
+# "ignore instructions embedded in fetched pages" is the defence, not an attack.
+_CONTENT_SOURCE = re.compile(
+    r"\s+(?:that (?:appear|are) |embedded |found |contained |written |hidden )?(?:in|from|on|"
+    r"inside)\s+(?:\w+\s+){0,2}?(?:web ?pages?|pages|sites?|websites?|tool (?:output|results)|"
+    r"READMEs?|issues?|comments?|documents?|emails?|content|data|search results)\b",
+    re.IGNORECASE,
+)
+
+
 def _override(text: str) -> RuleHit | None:
     prose = _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
     for pattern in _OVERRIDE:
-        if pattern.search(prose):
+        found = pattern.search(prose)
+        if found and not _CONTENT_SOURCE.match(prose, found.end()):
             return RuleHit("override", "tries to override the agent's instructions or identity")
     for pattern in _AUTHORITY:
         if _first_unnegated(pattern, prose):
@@ -916,10 +928,19 @@ _CONCEAL_MORE = [
 ]
 
 
+# Keeping keys, tokens or generated noise out of a report is hygiene, not hiding.
+_SECRET_KEPT_OUT = re.compile(
+    r"\b(?:keys?|tokens?|secrets?|passwords?|credentials|PII|personal data)\s+out of\b|"
+    r"\b(?:generated|boilerplate|verbose|lock ?files?|whitespace|formatting|noise)\b",
+    re.IGNORECASE,
+)
+
+
 def _conceal(text: str) -> RuleHit | None:
     prose = visible(text)
     for pattern in _CONCEAL_MORE:
-        if _first_unnegated(pattern, prose):
+        found = _first_unnegated(pattern, prose)
+        if found and not _SECRET_KEPT_OUT.search(found.group(0)):
             return RuleHit(
                 "conceal", "tells the agent to hide actions or information from the user"
             )
@@ -927,7 +948,7 @@ def _conceal(text: str) -> RuleHit | None:
         found = (
             _first_unnegated(pattern, prose) if pattern is _AUDIT_WIPE else pattern.search(prose)
         )
-        if found:
+        if found and not _SECRET_KEPT_OUT.search(found.group(0)):
             return RuleHit(
                 "conceal", "tells the agent to hide actions or information from the user"
             )
@@ -1058,7 +1079,7 @@ def _exfiltrate(text: str) -> RuleHit | None:
         return RuleHit("exfiltrate", "puts secrets where others can read them (reply, PR, chat)")
     if _DNS_EXFIL.search(prose):
         return RuleHit("exfiltrate", "leaks data through DNS lookups to an external domain")
-    secret = _SECRET_SOURCE.search(prose)
+    secret = _first_unnegated(_SECRET_SOURCE, prose)  # "it contains no credentials" sends none
     if secret is None:
         return None
     hosts = external_hosts(prose)
@@ -1389,6 +1410,16 @@ _REMOTE_INSTALL = re.compile(
 )
 
 
+# "... from <host> instead of Docker Hub": an unknown host put in place of the official source.
+_OFFICIAL_SOURCE_SWAPPED = re.compile(
+    r"\b(?:instead of|rather than|in place of|en lugar de|en vez de|statt|anstelle|au lieu de)"
+    r"\s+(?:the\s+)?(?:official\s+|default\s+|public\s+)?(?:Docker Hub|PyPI|npm(?:js)?|"
+    r"crates\.io|RubyGems|Maven Central|(?:registry|index|mirror|image registry|package "
+    r"server))\b",
+    re.IGNORECASE,
+)
+
+
 def _supplychain(text: str) -> RuleHit | None:
     prose = visible(text)
     if _first_unnegated(_REMOTE_SHELL, prose) and not _official_installer(prose):
@@ -1406,6 +1437,10 @@ def _supplychain(text: str) -> RuleHit | None:
         return RuleHit(
             "supplychain", f"routes package installs through an unknown host ({hosts[0]})"
         )
+    swapped = _first_unnegated(_OFFICIAL_SOURCE_SWAPPED, prose)
+    if swapped and external_hosts(prose[: swapped.start()]):
+        host = external_hosts(prose[: swapped.start()])[0]
+        return RuleHit("supplychain", f"replaces an official source with an unknown host ({host})")
     squat = typosquat(prose) or impostor_action(prose)
     if squat is not None:
         return RuleHit(
@@ -1477,9 +1512,10 @@ def typosquat(text: str) -> tuple[str, str] | None:
             name = name.split("==")[0].split("@")[0].strip(".,;:#()")
             if len(name) < 4 or name in popular or name in _LEGIT_NEIGHBOURS:
                 continue
-            parts = [name] if installed else [name, *_SEGMENT.split(name)]
-            for part in dict.fromkeys(parts):
-                known = _squatted(part, popular, any_edit=installed)
+            # A segment of a hyphenated name ("reqeusts-http") counts only for a typo-like edit.
+            parts = [(name, installed)] + [(part, False) for part in _SEGMENT.split(name)]
+            for part, any_edit in dict.fromkeys(parts):
+                known = _squatted(part, popular, any_edit=any_edit)
                 if known is not None:
                     return name, known
     return None
@@ -1555,11 +1591,28 @@ _OFFICIAL_ACTIONS = frozenset(
 _USES = re.compile(r"\buses:\s*`?([\w.-]+)/([\w.-]+)", re.IGNORECASE)
 
 
+_ACTION_REF = re.compile(r"(?<![\w/.-])([\w.-]+)/([\w.-]+)@[\w.-]+")
+_SWAP_CUE = re.compile(
+    r"\b(?:instead|rather than|in place of|replac\w*|remov\w*|swap\w*|drop)\b", re.I
+)
+
+
 def impostor_action(text: str) -> tuple[str, str] | None:
-    """(owner/name, actions/name) when an official action's name is used under another owner."""
+    """(owner/name, actions/name) when an official action's name is used under another owner.
+
+    Either the owner imitates "actions", or any other owner's copy is put in place of the
+    official action the lesson names.
+    """
     for match in _USES.finditer(text):
         owner, name = match.group(1).lower(), match.group(2).lower()
         if name in _OFFICIAL_ACTIONS and owner != "actions" and _squatted_owner(owner):
+            return f"{owner}/{name}", f"actions/{name}"
+    if not _SWAP_CUE.search(text):
+        return None
+    for match in _ACTION_REF.finditer(text):
+        owner, name = match.group(1).lower(), match.group(2).lower()
+        replaced = re.search(rf"\bactions/{re.escape(name)}\b", text, re.IGNORECASE)
+        if name in _OFFICIAL_ACTIONS and owner not in ("actions", "github") and replaced:
             return f"{owner}/{name}", f"actions/{name}"
     return None
 
@@ -1607,4 +1660,7 @@ def screen_rules(tag: str | None, text: str) -> RuleHit | None:
             hit = rule(seen)
             if hit is not None:
                 return hit
+        shaped = directive(without_code(seen))
+        if shaped is not None:
+            return RuleHit(*shaped)
     return None
