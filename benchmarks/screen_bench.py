@@ -3,6 +3,7 @@
 Run from the repository root::
 
     .venv/bin/python benchmarks/screen_bench.py [--lessons 2000] [--batch 50] [--json]
+        [--lessons-file F]   # real lessons instead: JSONL lines with `tag` and `text`
 
 It prints figures, it asserts nothing. Lessons are realistic one-line texts (a few carry an
 attack, so every rule path runs); the model is loaded and warmed first (the target is for a
@@ -64,6 +65,28 @@ def make_lessons(count: int, seed: int = 7) -> list[tuple[str | None, str]]:
     return lessons
 
 
+def read_lessons(path: str, limit: int) -> list[tuple[str | None, str]]:
+    """The first `limit` (tag, text) lessons of a JSONL file."""
+    lessons: list[tuple[str | None, str]] = []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip() and len(lessons) < limit:
+                row = json.loads(line)
+                lessons.append((row.get("tag"), row["text"]))
+    return lessons
+
+
+def embedded_share(lessons: Sequence[tuple[str | None, str]]) -> float:
+    """The share of lessons the rules let through that the model is asked about."""
+    from fireworks_skill_memory.memory.screen.screen import asks_model
+
+    verdicts = RULES_SCREEN.screen_batch(lessons)
+    asked = [
+        asks_model(*pair) for pair, v in zip(lessons, verdicts, strict=True) if not v.quarantined
+    ]
+    return sum(asked) / len(lessons)
+
+
 def time_screen(
     screen: Screen, lessons: Sequence[tuple[str | None, str]], batch: int
 ) -> tuple[list[float], list[float]]:
@@ -83,9 +106,11 @@ def main() -> None:
     parser.add_argument("--lessons", type=int, default=2000)
     parser.add_argument("--batch", type=int, default=50)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--lessons-file", help="JSONL of {tag, text}: screen these instead")
     args = parser.parse_args()
 
-    lessons = make_lessons(args.lessons)
+    lessons = read_lessons(args.lessons_file, args.lessons) if args.lessons_file else []
+    lessons = lessons or make_lessons(args.lessons)
     full = screen_for(load_settings())
     began = time.perf_counter()
     full.screen_batch(lessons[: args.batch])  # loads and warms the model
@@ -104,6 +129,7 @@ def main() -> None:
         "lessons": args.lessons,
         "batch": args.batch,
         "model_load_and_warm_s": round(load_s, 2),
+        "embedded_share": round(embedded_share(lessons), 3),
         "target_ms_per_lesson": TARGET_MS,
         "results": results,
     }
@@ -120,6 +146,7 @@ def main() -> None:
             f"  {name:<12} median {median:6.2f} ms/lesson   p95 {row['p95_ms_per_lesson']:6.2f}"
             f"   cpu {row['median_cpu_ms_per_lesson']:6.2f}   target <= {TARGET_MS} ms  {verdict}"
         )
+    print(f"  {report['embedded_share']:.0%} of the lessons are embedded (agent-directed words)")
     print(f"  load average {load:.1f} on {os.cpu_count()} cores (other work slows the wall clock)")
 
 

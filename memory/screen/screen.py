@@ -124,9 +124,7 @@ class ExemplarScreen:
         # Only lessons in the agent-directed vocabulary can be decided by similarity: the
         # others are not embedded at all.
         open_rows = [
-            i
-            for i, verdict in enumerate(verdicts)
-            if verdict is None and _AGENT_CUE.search(_embedding_text(*lessons[i]))
+            i for i, verdict in enumerate(verdicts) if verdict is None and asks_model(*lessons[i])
         ]
         if open_rows:
             texts = [_embedding_text(*lessons[i]) for i in open_rows]
@@ -162,6 +160,11 @@ class ExemplarScreen:
         if cue and score >= limits.grey and margin >= limits.grey_margin:
             return ScreenVerdict(False, "", kind, score=score, grey=True)
         return ScreenVerdict(quarantined=False, reason="", kind=None, score=score)
+
+
+def asks_model(tag: str | None, text: str) -> bool:
+    """True for a lesson in the agent-directed vocabulary: only those are embedded."""
+    return _AGENT_CUE.search(_embedding_text(tag, text)) is not None
 
 
 def _embedding_text(tag: str | None, text: str) -> str:
