@@ -590,6 +590,15 @@ def _same_tag(old_tag: str | None, new_tag: str | None) -> bool:
     return bool(old_tag and new_tag and old_tag.strip().casefold() == new_tag.strip().casefold())
 
 
+def _one_number_changed(old: str, new: str) -> bool:
+    """True when one number replaces one other (a value changed); two or more differing
+    numbers name another case ("worker 3 ... 134" against "worker 5 ... 154")."""
+    from fireworks_skill_memory.memory.dedup.rules import _specifics
+
+    before, after = _specifics(old).numbers, _specifics(new).numbers
+    return len(before - after) <= 1 and len(after - before) <= 1
+
+
 def _supersede_evidence(
     old: str, new: str, cos: float, an: PairAnalysis, subject: float, t: SupersessionThresholds
 ) -> tuple[str, bool] | None:
@@ -605,9 +614,11 @@ def _supersede_evidence(
     if markers and cos >= subject:
         weak = markers == ["now"] and an.conflict is None
         return "marker:" + ",".join(markers), weak
-    changed = (an.conflict in _VALUE_CONFLICTS and cos >= t.changed_value) or (
-        cos >= t.changed_command and _changed_instrument(old, new)
-    )
+    changed = (
+        an.conflict in _VALUE_CONFLICTS
+        and cos >= t.changed_value
+        and (an.conflict != "number-mismatch" or _one_number_changed(old, new))
+    ) or (cos >= t.changed_command and _changed_instrument(old, new))
     if changed and _masked_overlap(old, new) >= t.changed_overlap:
         return "changed-value", False
     if markers:
