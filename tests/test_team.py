@@ -22,6 +22,8 @@ from fireworks_skill_memory.memory.team.push import push, retract
 from fireworks_skill_memory.memory.team.remote import TeamRow, TeamTable
 from fireworks_skill_memory.memory.team.status import team_status
 from tests.conftest import CliInvoker, FakeEmbedder
+from tests.hook_support import cli as hook_cli
+from tests.hook_support import service_answers, wait_until
 
 moto_server = pytest.importorskip("moto.server")
 boto3 = pytest.importorskip("boto3")
@@ -302,15 +304,19 @@ def test_session_start_starts_a_due_pull_detached_and_never_waits(
 
     shim = Path(__file__).parent.parent / "hooks" / "bin" / "session_start.py"
     payload = json.dumps({"hook_event_name": "SessionStart", "session_id": "s1", "cwd": "/"})
-    done = subprocess.run(
-        [sys.executable, "-E", str(shim)],
-        input=payload.encode(),
-        env={**environ, "SKILL_MEMORY_TEAM_PULL_EVERY": "1"},
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-    assert (done.returncode, done.stdout) == (0, b"")
+    try:
+        done = subprocess.run(
+            [sys.executable, "-E", str(shim)],
+            input=payload.encode(),
+            env={**environ, "SKILL_MEMORY_TEAM_PULL_EVERY": "1"},
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        assert (done.returncode, done.stdout) == (0, b"")
+    finally:  # SessionStart also starts the warm service: leave none behind
+        wait_until(lambda: service_answers(environ), 120, "the spawned service answers")
+        hook_cli(environ, "service", "stop", "--timeout", "20")
 
 
 # ---- supersession, what is never pushed ---------------------------------------------------
