@@ -57,7 +57,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 
-PACKAGES = ("memory", "index", "hooks", "codex", "models", "cli")
+PACKAGES = ("memory", "index", "hooks", "codex", "models", "cli", "mcpserver")
 SKILLS = 20
 PER_SKILL = 100
 TARGET_WARM_MEDIAN = 2.0

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import shutil
 import statistics
 import subprocess
@@ -42,47 +41,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+# the same memory home and round-robin timing as the hook benchmark (run from this folder)
+from hook_bench import DOMAINS, build_home, compile_packages, measure
+
 REPO = Path(__file__).resolve().parent.parent
-PACKAGES = ("memory", "index", "hooks", "codex", "models", "cli", "mcpserver")
 PER_SKILL = 50
 TARGET_WARM_P50_MS = 50.0
 TARGET_COLD_MS = 1000.0
 PROTOCOL_VERSION = "2025-06-18"
 
-DOMAINS = [
-    ("docker", "image", "container", "Dockerfile"),
-    ("postgres", "query", "index", "migration"),
-    ("kubernetes", "pod", "deployment", "namespace"),
-    ("terraform", "plan", "state file", "module"),
-    ("pytest", "fixture", "test run", "conftest.py"),
-    ("git", "rebase", "branch", "commit"),
-    ("nginx", "upstream", "location block", "reload"),
-    ("react", "component", "hook", "render"),
-    ("aws-s3", "bucket", "object key", "presigned URL"),
-    ("redis", "cache key", "eviction", "TTL"),
-    ("ci-pipeline", "job", "cache", "artifact"),
-    ("python-packaging", "wheel", "pyproject.toml", "entry point"),
-    ("grafana", "dashboard", "panel", "alert rule"),
-    ("kafka", "topic", "consumer group", "offset"),
-    ("rust-build", "crate", "feature flag", "cargo build"),
-    ("go-modules", "module", "go.sum", "vendor folder"),
-    ("ssh", "key", "agent", "known_hosts"),
-    ("webpack", "bundle", "loader", "source map"),
-    ("sql-reporting", "report", "join", "window function"),
-    ("deploy-checks", "release", "rollback", "health check"),
-]
-PATTERNS = [
-    "Check the {b} before touching the {c}; most {a} failures start there",
-    "When the {c} looks stale, rebuild it instead of patching the {b}",
-    "Pin the {d} version so a {a} rollback gives the same {b}",
-    "Run the {a} dry run first and read the {c} diff before applying",
-    "A slow {b} usually means the {c} is missing; add it and measure again",
-    "Never edit the {d} by hand during a {a} incident; use the CLI",
-    "Log the {b} id with every {a} error so traces can be joined later",
-    "Delete the local {c} when {a} reports a checksum mismatch on the {d}",
-    "Keep one {b} per environment; sharing it across {a} stages caused outages",
-    "Set an explicit timeout on every {a} call that touches the {c}",
-]
 QUERIES = [
     "the {a} {b} keeps failing after the last change, find out why ({n})",
     "make the {a} {c} faster, it takes minutes now ({n})",
@@ -93,35 +60,12 @@ QUERIES = [
 
 
 # ---- the memory home --------------------------------------------------------------------
-def build_home(home: Path, per_skill: int) -> int:
-    """20 skills x `per_skill` lessons, written as the product writes them."""
-    from fireworks_skill_memory.memory.config import load_settings
-    from fireworks_skill_memory.memory.store.markdown_store import Store
-
-    store = Store(load_settings({"AI_MEMORY_HOME": str(home)}))
-    rng = random.Random(7)
-    for skill, *words in DOMAINS:
-        names = dict(zip("abcd", (skill, *words), strict=True))
-        for index in range(per_skill):
-            text = PATTERNS[index % len(PATTERNS)].format(**names)
-            text += f" (seen in {rng.choice(['staging', 'prod', 'CI', 'local'])} #{index})"
-            store.add(skill, text, words[index % 3].title(), matcher=None)
-    return len(DOMAINS) * per_skill
-
-
 def query(index: int, series: str) -> tuple[str, str]:
     """(skill, a task in that skill's words) for run `index` of `series`: never asked before,
     so the service embeds every one (it caches the vectors of recent texts)."""
     skill, *words = DOMAINS[index % len(DOMAINS)]
     names = dict(zip("abcd", (skill, *words), strict=True))
     return skill, QUERIES[index % len(QUERIES)].format(**names, n=f"{series} {index}")
-
-
-def compile_packages(python: str) -> float:
-    started = time.perf_counter()
-    folders = [str(REPO / package) for package in PACKAGES]
-    subprocess.run([python, "-m", "compileall", "-q", *folders], check=True)
-    return time.perf_counter() - started
 
 
 # ---- a bare MCP client ------------------------------------------------------------------
@@ -194,17 +138,6 @@ class McpClient:
 Series = dict[str, list[float]]
 
 
-def measure(cases: dict[str, Callable[[int], float]], runs: int) -> Series:
-    """Round-robin: run i of every case, then run i + 1 of every case (one untimed first)."""
-    results: Series = {name: [] for name in cases}
-    for case in cases.values():
-        case(-1)
-    for index in range(runs):
-        for name, case in cases.items():
-            results[name].append(case(index))
-    return results
-
-
 def stats(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
@@ -260,7 +193,8 @@ class Bench:
 
     def prepare(self) -> None:
         started = time.perf_counter()
-        lessons = build_home(self.home, self.per_skill)
+        build_home(self.home, self.per_skill)
+        lessons = len(DOMAINS) * self.per_skill
         self.say(f"memory home: {lessons} lessons, {time.perf_counter() - started:.1f} s")
         self.say(f"compileall: {compile_packages(self.python):.1f} s")
         started = time.perf_counter()
