@@ -76,6 +76,19 @@ __all__ = [
     "write_codex_config",
 ]
 
+# The deploy-checks home the Claude and MCP end-to-end tests seed: one relevant lesson for a
+# release whose schema changed, four plausible neighbours and one that never fits.
+SKILL = "deploy-checks"
+LESSONS = [
+    ("Migrations", "Run the database migrations before switching traffic to the new release"),
+    ("Images", "Pin the base image digest so a rollback rebuilds exactly the same image"),
+    ("Secrets", "Rotate the deploy token when a team member leaves the project"),
+    ("DNS", "Lower the DNS TTL a day before moving the service to a new load balancer"),
+    ("Logging", "Keep request logs for thirty days so incidents can be traced afterwards"),
+    ("Lunch", "The office cafeteria serves vegetarian lasagna on Fridays"),
+]
+RELEVANT, IRRELEVANT = LESSONS[0][1], LESSONS[5][1]
+
 CLAUDE_PACKAGE = "@anthropic-ai/claude-code"
 CLAUDE_VERSION = "2.1.197"
 CODEX_PACKAGE = "@openai/codex"

@@ -25,7 +25,15 @@ from fireworks_skill_memory.memory.retrieval.usage import injected_in_session
 from fireworks_skill_memory.memory.store.ledger import read_ledger
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.conftest import REPO
-from tests.e2e_support import ClaudeRun, require_claude, run_claude
+from tests.e2e_support import (
+    IRRELEVANT,
+    LESSONS,
+    RELEVANT,
+    SKILL,
+    ClaudeRun,
+    require_claude,
+    run_claude,
+)
 from tests.fakes.messages_server import (
     FakeMessagesServer,
     claude_skill_script,
@@ -45,16 +53,6 @@ from tests.hook_support import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.real_model]
 
-SKILL = "deploy-checks"
-LESSONS = [
-    ("Migrations", "Run the database migrations before switching traffic to the new release"),
-    ("Images", "Pin the base image digest so a rollback rebuilds exactly the same image"),
-    ("Secrets", "Rotate the deploy token when a team member leaves the project"),
-    ("DNS", "Lower the DNS TTL a day before moving the service to a new load balancer"),
-    ("Logging", "Keep request logs for thirty days so incidents can be traced afterwards"),
-    ("Lunch", "The office cafeteria serves vegetarian lasagna on Fridays"),
-]
-RELEVANT, IRRELEVANT = LESSONS[0][1], LESSONS[5][1]
 PROMPT = "Use deploy-checks: deploy release 2.4, the database schema changed"
 HEADER = f"Past experience with the `{SKILL}` skill"
 # The machine running the suite is shared and loaded; the default 150 ms budget is about

@@ -29,7 +29,16 @@ import pytest
 from fireworks_skill_memory.hooks.mcp_install import server_command
 from fireworks_skill_memory.memory.config import load_settings
 from fireworks_skill_memory.memory.store.markdown_store import Store
-from tests.e2e_support import require_claude, require_codex, run_claude, run_codex
+from tests.e2e_support import (
+    IRRELEVANT,
+    LESSONS,
+    RELEVANT,
+    SKILL,
+    require_claude,
+    require_codex,
+    run_claude,
+    run_codex,
+)
 from tests.fakes.messages_server import FakeMessagesServer, tool_results, tool_steps_script
 from tests.fakes.responses_server import (
     FakeOpenAIServer,
@@ -41,16 +50,6 @@ from tests.hook_support import cli, service_env, start_service, stop_process, wa
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.real_model]
 
-SKILL = "deploy-checks"
-LESSONS = [
-    ("Migrations", "Run the database migrations before switching traffic to the new release"),
-    ("Images", "Pin the base image digest so a rollback rebuilds exactly the same image"),
-    ("Secrets", "Rotate the deploy token when a team member leaves the project"),
-    ("DNS", "Lower the DNS TTL a day before moving the service to a new load balancer"),
-    ("Logging", "Keep request logs for thirty days so incidents can be traced afterwards"),
-    ("Lunch", "The office cafeteria serves vegetarian lasagna on Fridays"),
-]
-RELEVANT, IRRELEVANT = LESSONS[0][1], LESSONS[5][1]
 PARAPHRASE = "shipping version 2.4 whose DB schema changed: what must happen before traffic moves?"
 NEW_LESSON = "Check the free disk space on the database host before a large migration"
 SEARCH = "mcp__skill-memory__search_lessons"
