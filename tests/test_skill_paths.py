@@ -322,3 +322,27 @@ def test_import_is_light() -> None:
     }
     for heavy in ("re", "shlex", "json", "typing", "dataclasses", "pathlib", "enum"):
         assert heavy not in added
+
+
+def test_a_skill_md_is_found_by_name_the_way_the_hooks_name_it(tmp_path: Path) -> None:
+    from fireworks_skill_memory.memory.sessions.skill_files import skill_md_hash, skill_md_path
+
+    home = tmp_path / "home"
+    env = {"HOME": str(home)}
+    user = home / ".claude" / "skills" / "pdf" / "SKILL.md"
+    system = home / ".codex" / "skills" / ".system" / "imagegen" / "SKILL.md"
+    plugin_root = home / ".claude" / "plugins" / "cache" / "market" / "tools"
+    plugged = plugin_root / "skills" / "lint" / "SKILL.md"
+    for path in (user, system, plugged):
+        path.parent.mkdir(parents=True)
+        path.write_text(f"# {path.parent.name}\n")
+    (plugin_root / ".claude-plugin").mkdir()
+    (plugin_root / ".claude-plugin" / "plugin.json").write_text('{"name": "devtools"}')
+    assert skill_md_path("pdf", env) == str(user)
+    assert skill_md_path("imagegen", env) == str(system)
+    assert skill_md_path("devtools:lint", env) == str(plugged)
+    assert skill_from_skill_md(str(plugged)) == "devtools:lint"
+    assert skill_md_path("tools:lint", env) is None and skill_md_path("nope", env) is None
+    before = skill_md_hash("pdf", env)
+    user.write_text("# pdf\nchanged\n")
+    assert skill_md_hash("pdf", env) != before and skill_md_hash(None, env) is None

@@ -10,15 +10,14 @@ the Claude plugin folders (`<root>/skills/<name>/SKILL.md` where `<root>` holds
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterator, Mapping
 
 from fireworks_skill_memory.memory.sessions.skill_paths import (
     CODEX_SYSTEM_DIR,
-    PLUGIN_MANIFEST,
     SKILL_FILE,
     SKILLS_DIR,
+    skill_from_skill_md,
 )
 
 PLUGIN_SEARCH_DEPTH = 5
@@ -57,26 +56,18 @@ def skill_md_path(skill: str, env: Mapping[str, str], cwd: str | None = None) ->
 
 
 def _plugin_skill(plugin: str, name: str, env: Mapping[str, str]) -> str | None:
+    """The SKILL.md under the Claude plugin folders that the hooks would name `plugin:name`."""
     home = env.get("HOME") or os.path.expanduser("~")
     base = os.path.join(env.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude"), "plugins")
     start_depth = base.rstrip(os.sep).count(os.sep)
+    wanted = f"{plugin}:{name}"
     for folder, dirs, _ in os.walk(base):
         if folder.count(os.sep) - start_depth >= PLUGIN_SEARCH_DEPTH:
             dirs[:] = []
         candidate = os.path.join(folder, SKILLS_DIR, name, SKILL_FILE)
-        if os.path.isfile(candidate) and _plugin_name(folder) == plugin:
+        if os.path.isfile(candidate) and skill_from_skill_md(candidate) == wanted:
             return candidate
     return None
-
-
-def _plugin_name(root: str) -> str | None:
-    try:
-        with open(os.path.join(root, PLUGIN_MANIFEST), encoding="utf-8") as handle:
-            manifest = json.loads(handle.read(65_536))
-    except (OSError, ValueError):
-        return None
-    name = manifest.get("name") if isinstance(manifest, dict) else None
-    return name if isinstance(name, str) else None
 
 
 def file_hash(path: str) -> str | None:
