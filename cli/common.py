@@ -60,7 +60,10 @@ def with_provenance(rows: list[dict[str, object]]) -> list[dict[str, object]]:
     found: dict[object, dict[str, tuple[object, str]]] = {}
     for scope in dict.fromkeys(row.get("skill") for row in rows):
         if scope is None or isinstance(scope, str):
-            records = memory.records(scope, memory.lessons(scope))
+            try:
+                records = memory.records(scope, memory.lessons(scope))
+            except OSError:  # an unreadable ledger costs the labels, never the listing
+                continue
             current = memory.skill_hash(scope)
             found[scope] = {
                 key: (record.provenance.as_json(), record.standing(current))

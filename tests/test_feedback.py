@@ -168,3 +168,31 @@ def test_wrong_twice_stops_the_injection_and_helped_adds_one_hit(
     items = json.loads(cli_real("review", "--json").output)["items"]
     assert [(item["id"], item["status"]) for item in items] == [(ids[0], "archived")]
     assert "still wrong" in items[0]["reason"]
+
+
+def test_an_unreadable_ledger_costs_the_feedback_order_not_the_answer(
+    store: Store, settings: Settings, fake_embedder: EmbeddingModel
+) -> None:
+    from fireworks_skill_memory.memory.store.ledger import ledger_path
+
+    lesson = store.add(SKILL, "Run pytest with -x to stop at the first failure").lesson
+    store.feedback(lesson.id, "wrong")
+    Path(ledger_path(settings, SKILL)).unlink()
+    Path(ledger_path(settings, SKILL)).mkdir()  # reading it now raises IsADirectoryError
+    hits = Retriever(settings, fake_embedder).search("pytest failure", skill=SKILL)
+    assert [hit.lesson.id for hit in hits] == [lesson.id]
+
+
+def test_show_json_answers_without_provenance_when_the_ledger_is_unreadable(
+    cli: CliInvoker, env: dict[str, str]
+) -> None:
+    from fireworks_skill_memory.memory.store.ledger import ledger_path
+
+    cli("add", "--skill", SKILL, "Pin the base image by digest")
+    path = Path(ledger_path(load_settings(env), SKILL))
+    path.unlink()
+    path.mkdir()
+    result = cli("show", "--skill", SKILL, "--json")
+    assert result.exit_code == 0, result.output
+    (lesson,) = json.loads(result.output)["lessons"]
+    assert lesson["provenance"] is None and lesson["standing"] == "current"

@@ -8,6 +8,7 @@ ledger, the knowledge file or the skill's SKILL.md changes.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping, Sequence
 
 from fireworks_skill_memory.memory.retrieval.inject import Hit
@@ -17,6 +18,7 @@ from fireworks_skill_memory.memory.store.markdown_store import Store
 # Subtracted from an unverified lesson's score (scores are on the cosine scale): enough to
 # let a current lesson of nearly the same score go first, never enough to pass a clear winner.
 UNVERIFIED_DEMOTION = 0.05
+SKILL_MD_RECHECK = 30.0
 
 
 def by_standing(hits: Sequence[Hit], standings: Mapping[str, str]) -> list[Hit]:
@@ -43,6 +45,9 @@ class StandingCache:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._cache: dict[str | None, tuple[tuple[object, ...], dict[str, str]]] = {}
+        # where each skill's SKILL.md is, looked up again after SKILL_MD_RECHECK seconds (a
+        # plugin skill's lookup walks the plugin folders: not on every injection)
+        self._skill_md: dict[str, tuple[float, str | None]] = {}
 
     def get(self, skill: str | None) -> dict[str, str]:
         """id -> `unverified` or `disputed` for the scope's lessons that are not current."""
@@ -50,17 +55,28 @@ class StandingCache:
         cached = self._cache.get(skill)
         if cached is not None and cached[0] == key:
             return cached[1]
-        standings = self.store.standings(skill)
+        try:
+            standings = self.store.standings(skill)
+        except OSError:  # an unreadable ledger costs the feedback order, never the answer
+            return {}
         self._cache[skill] = (key, standings)
         return standings
 
     def _key(self, skill: str | None) -> tuple[object, ...]:
-        from fireworks_skill_memory.memory.sessions.skill_files import skill_md_path
-
         settings = self.store.settings
-        skill_md = None if skill is None else skill_md_path(skill, settings.environ)
+        skill_md = None if skill is None else self._skill_md_path(skill)
         paths = [ledger_path(settings, skill), self.store.knowledge_path(skill), skill_md]
         return tuple(_stamp(path) for path in paths)
+
+    def _skill_md_path(self, skill: str) -> str | None:
+        from fireworks_skill_memory.memory.sessions.skill_files import skill_md_path
+
+        now = time.monotonic()
+        found = self._skill_md.get(skill)
+        if found is None or now - found[0] > SKILL_MD_RECHECK:
+            found = (now, skill_md_path(skill, self.store.settings.environ))
+            self._skill_md[skill] = found
+        return found[1]
 
 
 def _stamp(path: str | None) -> tuple[int, int, int] | None:

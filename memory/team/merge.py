@@ -76,6 +76,9 @@ def _authors(settings: Settings, skill: str | None) -> dict[str, str]:
     cached = _AUTHORS.get(path)
     if cached is not None and cached[0] == mark:
         return cached[1]
-    found = authors(settings, skill)
+    try:
+        found = authors(settings, skill)
+    except OSError:  # an unreadable ledger costs the author label, never the answer
+        return {}
     _AUTHORS[path] = (mark, found)
     return found
