@@ -98,7 +98,11 @@ def test_the_checker_sees_every_form_of_import() -> None:
 def test_the_architecture_doc_names_every_package_and_sub_package() -> None:
     text = ARCHITECTURE.read_text(encoding="utf-8")
     packages = {path.parent for path in (REPO / "memory").rglob("__init__.py")}
-    names = sorted(f"memory.{p.name}" for p in packages if p != REPO / "memory")
+    names = sorted(
+        ".".join(("memory", *p.relative_to(REPO / "memory").parts))
+        for p in packages
+        if p != REPO / "memory"
+    )
     missing = [
         name for name in [*ALLOWED, *names] if f"`{name}`" not in text and f"**{name}**" not in text
     ]
