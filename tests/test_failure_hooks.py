@@ -29,11 +29,14 @@ from tests.conftest import FakeEmbedder
 from tests.hook_support import injections, run_main, session_payload
 
 SKILL = "python-imports"
-EXPLAINS = "ModuleNotFoundError No module named nosuchmod: put the module folder on PYTHONPATH"
+EXPLAINS = (
+    "ModuleNotFoundError No module named nosuchmod: the package is not installed in the active"
+    " virtual environment; put the module folder on PYTHONPATH"
+)
 OTHER = [
     "Tag the release only after the changelog is merged",
     "Prefer dataclasses with frozen=True for records passed between packages",
-    "Pin the interpreter version in the lock file before upgrading dependencies",
+    "Keep commit subjects under seventy two characters",
 ]
 
 

@@ -10,20 +10,17 @@ import numpy as np
 from fireworks_skill_memory.memory.retrieval import lexical
 from fireworks_skill_memory.memory.retrieval.failure import (
     FAILURE_HEADING,
+    SYMPTOM_WORDS,
     TASK_WORDS,
     failure_block,
     failure_symptom,
     failure_task,
     normalise_line,
 )
-from fireworks_skill_memory.memory.retrieval.ranking import (
-    FAILURE_WEIGHTS,
-    Candidates,
-    RankedResult,
-    RankingWeights,
-    gate,
-    rank,
-)
+from fireworks_skill_memory.memory.retrieval.failure_ranking import FAILURE_GATE, rank_scope
+from fireworks_skill_memory.memory.retrieval.glossary import all_symptoms, matching_symptoms
+from fireworks_skill_memory.memory.retrieval.ranking import RankingWeights
+from fireworks_skill_memory.memory.retrieval.retriever import ScopeCandidates, Task
 from tests.conftest import CliInvoker
 
 
@@ -78,7 +75,7 @@ def test_failure_task_keeps_the_command_and_the_error_lines() -> None:
     assert "ConnectionRefusedError" in task and "Connection refused" in task
     assert "socket.py" not in task  # only the first stack frame is kept
     assert "downloading" not in task
-    assert len(failure_symptom(task).split()) <= TASK_WORDS
+    assert len(failure_symptom(task).split()) <= SYMPTOM_WORDS
 
 
 def test_failure_task_is_capped_and_empty_for_nothing() -> None:
@@ -86,9 +83,11 @@ def test_failure_task_is_capped_and_empty_for_nothing() -> None:
     long_error = "\n".join(f"error: missing field number{i} in record" for i in range(500))
     task = failure_task("load --all", long_error)
     assert task.startswith("load --all\n")
-    assert len(failure_symptom(task).split()) <= TASK_WORDS
+    assert len(failure_symptom(task).split()) <= SYMPTOM_WORDS
     one_long_line = "error: " + " ".join(f"field{i}" for i in range(500))
-    assert len(failure_symptom(failure_task("load", one_long_line)).split()) == TASK_WORDS
+    long_task = failure_task("load", one_long_line)
+    assert len(long_task.split("\n")[1].split()) == TASK_WORDS  # the lexical match sees 90
+    assert len(failure_symptom(long_task).split()) == SYMPTOM_WORDS  # 30 are embedded
 
 
 def test_the_symptom_is_the_error_lines_without_the_command() -> None:
@@ -125,74 +124,99 @@ def test_failure_block_has_its_own_heading() -> None:
 
 
 # ---- failure ranking ----------------------------------------------------------------------
-def test_the_cosine_is_taken_against_the_error_lines_only() -> None:
-    """The command is not embedded (it pulls the vector towards the tool, not the error)."""
+DIMENSIONS = 4
+
+
+def _scope(texts: list[str], vectors: np.ndarray) -> ScopeCandidates:
     from fireworks_skill_memory.index.table import Row
-    from fireworks_skill_memory.memory.retrieval.failure_ranking import rank_scope
-    from fireworks_skill_memory.memory.retrieval.retriever import ScopeCandidates, Task
     from fireworks_skill_memory.memory.store.lesson import Lesson
 
-    texts = ["prune the docker build cache", "pin the node engines"]
     lessons = [Lesson(text=text, tag="", month="2026-01", hits=1, skill="node") for text in texts]
     rows = [Row(f"n{i}", "node", "", text, "2026-01", 1, i, "", "") for i, text in enumerate(texts)]
-    scope = ScopeCandidates(
+    return ScopeCandidates(
         rows=rows,
         lessons=lessons,
-        vectors=np.eye(2, 3),
-        hub=np.zeros(2),
+        vectors=vectors,
+        hub=np.zeros(len(texts)),
         tokens=[lexical.tokenize(text) for text in texts],
-        ages=np.zeros(2),
+        ages=np.zeros(len(texts)),
     )
 
-    class Recording:
-        def __init__(self) -> None:
-            self.embedded: list[Task] = []
 
-        def candidates(self, skill: str | None) -> object:
-            return scope
+class FixedRetriever:
+    """One scope's lessons and a vector per embedded text (the error lines get `symptom`)."""
 
-        def task_vector(self, task: Task) -> np.ndarray:
-            self.embedded.append(task)
-            return np.asarray([0.0, 1.0, 0.0])
+    def __init__(self, scope: ScopeCandidates, symptom: list[float], explained: list[float]):
+        self.scope, self.symptom, self.explained = scope, symptom, explained
+        self.embedded: list[Task] = []
 
-    retriever = Recording()
+    def candidates(self, skill: str | None) -> object:
+        return self.scope
+
+    def task_vector(self, task: Task) -> np.ndarray:
+        self.embedded.append(task)
+        explanations = {family.explains for family in all_symptoms()}
+        vector = self.explained if task in explanations else self.symptom
+        return np.asarray(vector) / np.linalg.norm(vector)
+
+
+DOUBLE_FREE = "free(): double free detected in tcache 2\nAborted (core dumped)"
+PORT_IN_USE = "Error: listen EADDRINUSE: address already in use :::3000"
+
+
+def test_the_glossary_knows_both_kinds_of_fixture_failure() -> None:
+    code = matching_symptoms(failure_task("./app", DOUBLE_FREE).split("\n"))
+    assert code and not code[0].environment
+    machine = matching_symptoms(failure_task("npm start", PORT_IN_USE).split("\n"))
+    assert machine and machine[0].environment
+
+
+def test_the_cosine_is_taken_against_the_error_lines_only() -> None:
+    """The command is not embedded (it pulls the vector towards the tool, not the error)."""
+    scope = _scope(["prune the docker build cache", "pin the node engines"], np.eye(2, DIMENSIONS))
+    retriever = FixedRetriever(scope, [0.0, 1.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0])
     task = failure_task("docker build .", "npm error code EBADENGINE")
     ranking = rank_scope(retriever, "node", task)
-    assert retriever.embedded == [failure_symptom(task)]
+    assert failure_symptom(task) in retriever.embedded
+    assert not any("docker" in str(text) for text in retriever.embedded)
     assert ranking.ranked[0].lesson.text == "pin the node engines"
 
 
-# ---- failure gate -----------------------------------------------------------------------
-def _result(similarity: list[float], task: str = "some failure text") -> RankedResult:
-    n = len(similarity)
-    return rank(
-        Candidates(
-            texts=[f"lesson {i}" for i in range(n)],
-            tags=[""] * n,
-            hits=np.ones(n),
-            age_months=np.zeros(n),
-            similarity=np.asarray(similarity),
-        ),
-        task,
-        FAILURE_WEIGHTS,
-    )
+def test_the_explanation_finds_the_lesson_that_shares_no_word_with_the_error() -> None:
+    texts = ["prefer std::vector to C arrays", "follow the rule of five", "name headers .hpp"]
+    scope = _scope(texts, np.eye(3, DIMENSIONS))
+    error_only = FixedRetriever(scope, [1.0, 0.2, 0.0, 1.0], [0.0, 1.0, 0.0, 0.0])
+    task = failure_task("./build/tests/buffer_test", DOUBLE_FREE)
+    ranking = rank_scope(error_only, "node", task)
+    assert ranking.ranked[0].lesson.text == "follow the rule of five"  # the explanation's pick
+    assert [hit.lesson.text for hit in ranking.injected] == ["follow the rule of five"]
 
 
-def test_failure_gate_is_harder_than_the_skill_gate() -> None:
-    assert FAILURE_WEIGHTS.gate_threshold > RankingWeights().gate_threshold
-    assert FAILURE_WEIGHTS.max_inject <= 2
-    between = (RankingWeights().gate_threshold + FAILURE_WEIGHTS.gate_threshold) / 2
-    result = _result([between, between - 0.3, 0.1])
-    assert gate(result, RankingWeights()) == [0]  # a skill injection would show it
-    assert gate(result, FAILURE_WEIGHTS) == []  # a failure does not
+def test_no_family_and_a_middling_match_injects_nothing() -> None:
+    """The skill gate would show it (0.5); a failure needs FailureGate.threshold."""
+    middling = FAILURE_GATE.threshold - 0.05
+    assert middling > RankingWeights().gate_threshold
+    vectors = np.asarray([[middling, np.sqrt(1 - middling**2), 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]])
+    scope = _scope(["rotate the logs weekly", "keep the cache warm"], vectors)
+    retriever = FixedRetriever(scope, [1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0])
+    ranking = rank_scope(retriever, "node", failure_task("make", "make: *** [all] Stop"))
+    assert ranking.confidence < FAILURE_GATE.threshold and ranking.injected == []
 
 
-def test_failure_gate_injects_at_most_two_close_lessons() -> None:
-    strong = FAILURE_WEIGHTS.gate_threshold + 0.2
-    result = _result([strong, strong - 0.01, strong - 0.02, strong - 0.03])
-    assert gate(result, FAILURE_WEIGHTS) == [0, 1]
-    far = _result([strong, strong - 0.5, 0.0])
-    assert gate(far, FAILURE_WEIGHTS) == [0]
+def test_at_most_two_close_lessons_are_shown() -> None:
+    scope = _scope([f"lesson {i}" for i in range(4)], np.tile([1.0, 0.0, 0.0, 0.0], (4, 1)))
+    retriever = FixedRetriever(scope, [1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0])
+    ranking = rank_scope(retriever, "node", failure_task("./app", DOUBLE_FREE))
+    assert len(ranking.injected) == FAILURE_GATE.max_inject == 2
+
+
+def test_a_failure_of_the_machine_needs_more_confidence() -> None:
+    scope = _scope(["start the dev server on a free port"], np.eye(1, DIMENSIONS))
+    retriever = FixedRetriever(scope, [1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0])
+    machine = rank_scope(retriever, "node", failure_task("npm start", PORT_IN_USE))
+    code = rank_scope(retriever, "node", failure_task("./app", DOUBLE_FREE))
+    # the machine's failure loses the explanation's credit (1.0 here) and pays the penalty
+    assert machine.confidence < code.confidence - 1.0 - FAILURE_GATE.environment_penalty + 0.05
 
 
 # ---- eval retrieval on failure queries --------------------------------------------------

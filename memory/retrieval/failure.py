@@ -23,7 +23,8 @@ import re
 
 COMMAND_CHARS = 300
 SCAN_CHARS = 12_000  # the output's tail that is read (the end of an output says the most)
-TASK_WORDS = 90  # the error lines' budget in words (two embedding chunks at most)
+TASK_WORDS = 90  # the error lines' budget in words (for the lexical match)
+SYMPTOM_WORDS = 30  # the error lines' words that are embedded (one short chunk: the hot path)
 SIGNAL_LINES = 6  # most error-looking lines kept, the last ones first
 TAIL_LINES = 3  # the output's last lines, kept whatever they say
 FRAME_LINES = 1  # stack frames kept (the first is usually the user's code)
@@ -93,9 +94,13 @@ def failure_task(command: str, output: str) -> str:
 
 
 def failure_symptom(task: str) -> str:
-    """The part of a failure task that is embedded: its error lines, else the command."""
+    """The part of a failure task that is embedded: its error lines' first words, else the command.
+
+    Embedding is most of a failure's cost in the service; on the dev failures the first 30
+    words rank as well as all 90.
+    """
     command, _, error = task.partition("\n")
-    return error.strip() or command.strip()
+    return " ".join((error.strip() or command.strip()).split()[:SYMPTOM_WORDS])
 
 
 def failure_lines(command: str, output: str) -> list[str]:

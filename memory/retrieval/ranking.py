@@ -85,7 +85,6 @@ from fireworks_skill_memory.memory.retrieval.prior import hits_age_prior as prio
 
 __all__ = [
     "ALL_SKILLS_CANDIDATES",
-    "FAILURE_WEIGHTS",
     "Candidates",
     "RankedResult",
     "RankingWeights",
@@ -146,20 +145,6 @@ class RankingWeights:
     def prior(self) -> PriorWeights:
         """The HIT/age prior's share of these weights."""
         return PriorWeights(self.hits_half, self.age_half_life_months, self.recency_share)
-
-
-#: The weights for a failed tool call's task text (`memory.retrieval.failure.failure_task`):
-#: the same formula, a harder gate (a failure no lesson explains must inject nothing), and at
-#: most two lessons. ``cos_i`` is taken against the embedding of the error lines alone
-#: (`memory.retrieval.failure.failure_symptom`), the lexical term sees the command too.
-#: Tuned on failure queries with cross-validation by skill (see the README of
-#: `eval retrieval`); the per-skill cap is applied again across the session's skills.
-FAILURE_WEIGHTS = RankingWeights(
-    gate_threshold=0.62,
-    gate_lexical_weight=0.2,
-    gate_relative_cut=0.15,
-    max_inject=2,
-)
 
 
 @dataclass(frozen=True)

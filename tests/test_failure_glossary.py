@@ -1,0 +1,102 @@
+"""The failure glossary: its entries are well formed, and it finds lessons the error never names."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.retrieval.failure import failure_task
+from fireworks_skill_memory.memory.retrieval.failure_ranking import failure_hits
+from fireworks_skill_memory.memory.retrieval.glossary import (
+    MAX_MATCHES,
+    all_symptoms,
+    matching_symptoms,
+)
+from fireworks_skill_memory.memory.retrieval.retriever import Retriever
+from fireworks_skill_memory.memory.store.markdown_store import Store
+from fireworks_skill_memory.models.embedders import EmbeddingModel
+
+SUCCESS_LINES = [
+    "",
+    "All 12 tests passed in 3 seconds",
+    "Build succeeded",
+    "Compiled successfully",
+    "found 0 vulnerabilities",
+    "Finished release [optimized] target(s)",
+    "ok  github.com/acme/api/internal/store",
+    "Apply complete! Resources: 3 added, 0 changed, 0 destroyed.",
+    "Successfully installed requests idna",
+    "Tests: 14 passed, 14 total",
+]
+
+
+def test_every_entry_is_well_formed() -> None:
+    entries = all_symptoms()
+    assert len(entries) >= 300
+    assert len({entry.name for entry in entries}) == len(entries)
+    for entry in entries:
+        assert re.compile(entry.pattern, re.IGNORECASE)
+        assert 10 <= len(entry.explains.split()) <= 60, entry.name
+
+
+def test_no_entry_matches_a_success() -> None:
+    for line in SUCCESS_LINES:
+        assert matching_symptoms([line]) == [], line
+
+
+def test_families_matching_later_lines_come_first_and_are_capped() -> None:
+    lines = [
+        "npm ci",
+        "Error: listen EADDRINUSE: address already in use :::3000",
+        "fatal error: concurrent map writes",
+    ]
+    found = matching_symptoms(lines)
+    assert 1 < len(found) <= MAX_MATCHES
+    assert re.search(found[0].pattern, lines[2], re.IGNORECASE)
+    assert found[-1].environment  # the port in use is the earlier line
+    assert len(matching_symptoms(lines * 10, limit=1)) == 1
+
+
+GO_LESSONS = [
+    "Guard a map shared between goroutines with a sync.Mutex, or use sync.Map.",
+    "Name packages with short lowercase words, no underscores.",
+    "Return early on errors to keep the happy path unindented.",
+    "Write table-driven tests with t.Run for each case.",
+    "Keep interfaces small and define them where they are used.",
+    "Document every exported identifier with a comment starting with its name.",
+]
+DOCKER_LESSONS = [
+    "Pin base images to a version tag, never latest.",
+    "Order Dockerfile steps from least to most often changed to keep the cache.",
+    "Run the container as a non-root user.",
+    "Use multi-stage builds so the runtime image holds no compilers.",
+]
+
+
+@pytest.mark.real_model
+@pytest.mark.slow
+def test_real_model_explains_a_failure_through_its_family(
+    tmp_path: Path, settings: Settings, real_embedder: EmbeddingModel
+) -> None:
+    store = Store(settings)
+    for text in GO_LESSONS:
+        store.add("go", text, matcher=None)
+    for text in DOCKER_LESSONS:
+        store.add("docker", text, matcher=None)
+    retriever = Retriever(settings, real_embedder)
+    race = failure_task(
+        "go test ./internal/cache/...",
+        "fatal error: concurrent map writes\n\ngoroutine 42 [running]:\n"
+        "github.com/acme/api/internal/cache.(*Store).Put(...)\nFAIL\tgithub.com/acme/api",
+    )
+    shown = [hit.lesson.text for hit in failure_hits(retriever, ["go"], race)]
+    assert shown and shown[0] == GO_LESSONS[0]
+    daemon = failure_task(
+        "docker compose up -d db",
+        "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. "
+        "Is the docker daemon running?",
+    )
+    assert failure_hits(retriever, ["docker"], daemon) == []
