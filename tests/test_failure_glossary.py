@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings
@@ -15,9 +16,15 @@ from fireworks_skill_memory.memory.retrieval.glossary import (
     all_symptoms,
     matching_symptoms,
 )
+from fireworks_skill_memory.memory.retrieval.glossary.vectors import (
+    explanation_texts,
+    explanation_vectors,
+    vectors_path,
+)
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from fireworks_skill_memory.models.embedders import EmbeddingModel
+from tests.conftest import FakeEmbedder
 
 SUCCESS_LINES = [
     "",
@@ -100,3 +107,28 @@ def test_real_model_explains_a_failure_through_its_family(
         "Is the docker daemon running?",
     )
     assert failure_hits(retriever, ["docker"], daemon) == []
+
+
+def test_explanation_vectors_are_embedded_once_and_read_back(settings: Settings) -> None:
+    embedder = FakeEmbedder()
+    first = explanation_vectors(settings, embedder)
+    assert set(first) == set(explanation_texts()) and embedder.calls > 0
+    path = Path(vectors_path(settings, embedder.model_id, explanation_texts()))
+    assert path.exists()
+    again = FakeEmbedder()
+    second = explanation_vectors(settings, again)
+    assert again.calls == 0
+    assert all(np.array_equal(first[text], second[text]) for text in first)
+    path.write_bytes(b"not an array")  # derived state: a damaged file is embedded again
+    assert set(explanation_vectors(settings, FakeEmbedder())) == set(first)
+    assert np.load(path).shape == (len(first), FakeEmbedder().dimension)
+
+
+def test_pinned_vectors_are_never_embedded_again(settings: Settings) -> None:
+    embedder = FakeEmbedder()
+    retriever = Retriever(settings, embedder)
+    text = explanation_texts()[0]
+    retriever.pin_vectors({text: np.ones(embedder.dimension, dtype=np.float32)})
+    vector = retriever.task_vector(text)
+    assert embedder.calls == 0
+    assert np.allclose(vector, np.ones(embedder.dimension) / np.sqrt(embedder.dimension))

@@ -451,3 +451,22 @@ def test_status_and_start_of_a_failed_service_that_then_heals(
     finally:
         client.try_call(settings.home, "shutdown", timeout=1.0)
         thread.join(timeout=30)
+
+
+def test_the_loaded_service_keeps_the_glossary_vectors_for_failures(settings: Settings) -> None:
+    """After the load, a failure's families cost no model call (their vectors are kept)."""
+    from fireworks_skill_memory.memory.retrieval.glossary.vectors import explanation_texts
+    from fireworks_skill_memory.memory.retrieval.retriever import Retriever
+
+    embedder = FakeEmbedder()
+    texts = iter(explanation_texts())
+
+    def embeds_nothing() -> bool:
+        calls = embedder.calls
+        service.retriever.task_vector(next(texts))  # a new text each time
+        return embedder.calls == calls
+
+    with loading(server.Service(settings, lambda s: Retriever(s, embedder))) as service:
+        wait_for(service.ready.is_set, 10, "ready")
+        wait_for(embeds_nothing, 30, "the glossary vectors kept")
+        assert any(name.startswith("glossary-") for name in os.listdir(settings.index_dir))

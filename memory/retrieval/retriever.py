@@ -145,6 +145,7 @@ class Retriever:
         self._standings = StandingCache(self._store)
         self._scopes: dict[str, tuple[str | None, ScopeCandidates]] = {}
         self._chunks: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._pinned: dict[str, np.ndarray] = {}  # vectors kept for good (the glossary's)
         self._all_checked = -ALL_SCOPES_RECHECK
         self._embedded: dict[str, np.ndarray] = {}  # vectors embedded without the index
         self._notices: dict[IndexNotice, None] = {}  # an ordered set: a warm process repeats
@@ -209,19 +210,27 @@ class Retriever:
         )
 
         chunks = [chunk for part in task_list(task) for chunk in task_embedding_texts(part)]
-        missing = [chunk for chunk in dict.fromkeys(chunks) if chunk not in self._chunks]
+        missing = [
+            chunk
+            for chunk in dict.fromkeys(chunks)
+            if chunk not in self._chunks and chunk not in self._pinned
+        ]
         if missing:
             for chunk, vector in zip(missing, self.embedder.embed_batch(missing), strict=True):
                 self._chunks[chunk] = vector
         for chunk in chunks:
-            self._chunks.move_to_end(chunk)
+            if chunk in self._chunks:
+                self._chunks.move_to_end(chunk)
         while len(self._chunks) > TASK_CACHE:
             self._chunks.popitem(last=False)
         if not chunks:
             return np.zeros(self.embedder.dimension, dtype=np.float32)
-        return np.asarray(
-            pool_vectors(np.stack([self._chunks[c] for c in chunks])), dtype=np.float32
-        )
+        vectors = [self._pinned[c] if c in self._pinned else self._chunks[c] for c in chunks]
+        return np.asarray(pool_vectors(np.stack(vectors)), dtype=np.float32)
+
+    def pin_vectors(self, vectors: dict[str, np.ndarray]) -> None:
+        """Keep these texts' vectors for good (`task_vector` then never embeds them)."""
+        self._pinned.update(vectors)
 
     # ---- candidates ---------------------------------------------------------------------
     def candidates(self, skill: str | None) -> ScopeCandidates:

@@ -76,6 +76,8 @@ class ServiceRetriever(Protocol):
 
     def task_vector(self, task: Task) -> np.ndarray: ...
 
+    def pin_vectors(self, vectors: dict[str, np.ndarray]) -> None: ...
+
     def inject(
         self,
         skill: str,
@@ -137,10 +139,26 @@ class Service:
             self.attempts += 1
             if self._load(retry_after=delay):
                 self._next_attempt = None
+                self._pin_glossary()
                 return
             # taken after the attempt, so what the attempt itself wrote is no "change"
             changed = self._wait_for_retry(watched_state(self.settings))
             delay = RETRY_FIRST if changed else min(delay * 2, RETRY_MAX)
+
+    def _pin_glossary(self) -> None:
+        """Read (or embed once) the failure glossary's explanations, so no failure waits on them."""
+        from fireworks_skill_memory.memory.retrieval.glossary.vectors import explanation_vectors
+
+        retriever = self._retriever
+        if retriever is None:
+            return
+        started = time.monotonic()
+        try:
+            retriever.pin_vectors(explanation_vectors(self.settings, retriever.embedder))
+        except Exception:  # failures then embed the explanations they need on use
+            log.exception("the glossary vectors could not be prepared")
+            return
+        log.info("glossary vectors ready in %.1f s", time.monotonic() - started)
 
     def _wait_for_retry(self, seen: tuple[object, ...]) -> bool:
         """Wait for the next attempt; True when a change or a nudge cut the wait short."""
