@@ -27,12 +27,20 @@ MAX_MATCHES = 3  # the most families one failure is explained by (the latest lin
 def all_symptoms() -> tuple[Symptom, ...]:
     """Every entry of the glossary, in a fixed order."""
     from fireworks_skill_memory.memory.retrieval.glossary import (
+        coverage_apps,
+        coverage_systems,
         python_data,
         systems_infra,
         web_js,
     )
 
-    return python_data.SYMPTOMS + web_js.SYMPTOMS + systems_infra.SYMPTOMS
+    return (
+        python_data.SYMPTOMS
+        + web_js.SYMPTOMS
+        + systems_infra.SYMPTOMS
+        + coverage_apps.SYMPTOMS
+        + coverage_systems.SYMPTOMS
+    )
 
 
 @cache
