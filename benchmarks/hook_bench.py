@@ -270,7 +270,8 @@ def start_service(
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         reply = try_call(str(home), "ping", timeout=1.0)
-        if reply and reply.get("ready"):
+        # warm = loaded, and the failure glossary's explanations embedded (first start only)
+        if reply and reply.get("ready") and reply.get("glossary_ready"):
             return process
         if process.poll() is not None:
             raise RuntimeError("the service exited during warm-up (see its logs)")

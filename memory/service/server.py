@@ -116,6 +116,7 @@ class Service:
         self.last_request = time.monotonic()
         self.stopping = threading.Event()
         self.ready = threading.Event()
+        self.glossary_ready = threading.Event()  # failures embed no family explanation
         self.load_error: str | None = None
         self.attempts = 0
         self._next_attempt: float | None = None
@@ -158,6 +159,7 @@ class Service:
         except Exception:  # failures then embed the explanations they need on use
             log.exception("the glossary vectors could not be prepared")
             return
+        self.glossary_ready.set()
         log.info("glossary vectors ready in %.1f s", time.monotonic() - started)
 
     def _wait_for_retry(self, seen: tuple[object, ...]) -> bool:
@@ -280,6 +282,7 @@ class Service:
             "home": self.settings.home,
             "state": self.state(),
             "ready": self.ready.is_set(),
+            "glossary_ready": self.glossary_ready.is_set(),
             "load_error": None if self.ready.is_set() else self.load_error,
             "retry_in": round(max(0.0, due - time.monotonic()), 1) if due is not None else None,
             "attempts": self.attempts,
