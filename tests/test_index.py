@@ -11,6 +11,7 @@ import pytest
 from fireworks_skill_memory.index.errors import ModelMismatch
 from fireworks_skill_memory.index.table import LessonIndex
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.retrieval.clauses import lesson_clauses
 from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 from fireworks_skill_memory.memory.store.markdown_store import Store
@@ -59,7 +60,7 @@ def test_hand_edit_is_found_without_reindex_and_only_it_is_embedded(
 ) -> None:
     fill(store)
     retriever = Retriever(settings, fake_embedder)
-    retriever.search("anything at all")
+    retriever.search("anything at all", skill="docker")
     path = Path(store.knowledge_path("docker"))
     path.write_text(
         path.read_text().replace("use host.docker.internal", "use the gateway hostname zebra")
@@ -67,8 +68,10 @@ def test_hand_edit_is_found_without_reindex_and_only_it_is_embedded(
     texts_before = fake_embedder.texts_embedded
     hits = retriever.search("gateway hostname zebra", skill="docker", top=1)
     assert "zebra" in hits[0].lesson.text
-    # one lesson re-embedded: its two strings (text and "tag: text"), plus the query itself
-    assert fake_embedder.texts_embedded - texts_before == 2 + 1
+    # one lesson re-embedded: its two strings (text and "tag: text") and its clauses, plus
+    # the query itself
+    clauses = lesson_clauses(hits[0].lesson.text)
+    assert fake_embedder.texts_embedded - texts_before == 2 + len(clauses) + 1
     assert retriever.memory.index.count("docker") == 3
 
 

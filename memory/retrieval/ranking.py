@@ -10,7 +10,9 @@ For one query (the agent's task text) and ``n`` candidate lessons, lesson ``i`` 
 with the tuned defaults ``HUB = 0.4``, ``LEX = 0.01``, ``PRIOR = 0.01`` (:class:`RankingWeights`).
 
 * ``cos_i`` -- cosine between the task vector and the lesson vector (all-MiniLM-L6-v2,
-  normalised). The lesson vector is the normalised mean of the embeddings of
+  normalised); within one skill, the larger of that and the lesson's best clause's cosine
+  (:mod:`.clauses`), while the gate's confidence reads the whole-lesson cosine
+  (``Candidates.gate_similarity``). The lesson vector is the normalised mean of the embeddings of
   :func:`lesson_embedding_texts` (the bare text and ``"tag: text"``); the task vector is the
   normalised mean of the embeddings of :func:`task_embedding_texts` (see :func:`pool_vectors`).
 * ``hub_i`` -- *hubness* of the lesson (:func:`hubness`): its mean cosine to its ``hub_k = 10``
@@ -166,6 +168,10 @@ class Candidates:
     hub: npt.ArrayLike | None = None
     tokens: Sequence[Sequence[str]] | None = None
     """Pre-tokenized ``lexical.tokenize(tag + " " + text)`` per lesson (optional cache)."""
+    gate_similarity: npt.ArrayLike | None = None
+    """The cosine the gate's confidence reads, when it is not ``similarity`` (the ranking may
+    take a lesson's best clause, `memory.retrieval.clauses`; whether to inject at all reads the
+    whole-lesson cosine)."""
 
 
 @dataclass(frozen=True)
@@ -347,7 +353,10 @@ def rank(c: Candidates, task: str | None, weights: RankingWeights | None = None)
     relevance = dense + w.lexical_weight * lex
     scores = relevance + w.prior_weight * prior
     order = np.argsort(-scores, kind="stable")
-    confidence = float(dense.max() + w.gate_lexical_weight * lex.max())
+    gate_dense = dense
+    if c.gate_similarity is not None:
+        gate_dense = np.asarray(c.gate_similarity, dtype=np.float64).reshape(n) - w.hub_weight * hub
+    confidence = float(gate_dense.max() + w.gate_lexical_weight * lex.max())
     return RankedResult(
         order=order,
         scores=scores,

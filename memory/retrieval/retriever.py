@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from fireworks_skill_memory.index.table import Row
+    from fireworks_skill_memory.memory.retrieval.clauses import ClauseMatrix, ClauseVectors
     from fireworks_skill_memory.memory.retrieval.ranking import RankedResult, RankingWeights
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
@@ -93,6 +94,12 @@ def ranking_weights(settings: Settings) -> RankingWeights:
     return dataclasses.replace(defaults, **overrides)
 
 
+def _no_clauses() -> ClauseMatrix:
+    from fireworks_skill_memory.memory.retrieval.clauses import ClauseMatrix
+
+    return ClauseMatrix()
+
+
 @dataclass
 class ScopeCandidates:
     """Everything ranking needs about one scope's lessons, cached until the file changes."""
@@ -103,6 +110,7 @@ class ScopeCandidates:
     hub: np.ndarray
     tokens: list[list[str]]
     ages: np.ndarray
+    clauses: ClauseMatrix = dataclasses.field(default_factory=_no_clauses)
 
 
 @dataclass(frozen=True)
@@ -146,6 +154,7 @@ class Retriever:
         self._scopes: dict[str, tuple[str | None, ScopeCandidates]] = {}
         self._chunks: OrderedDict[str, np.ndarray] = OrderedDict()
         self._pinned: dict[str, np.ndarray] = {}  # vectors kept for good (the glossary's)
+        self._clause_vectors: ClauseVectors | None = None
         self._all_checked = -ALL_SCOPES_RECHECK
         self._embedded: dict[str, np.ndarray] = {}  # vectors embedded without the index
         self._notices: dict[IndexNotice, None] = {}  # an ordered set: a warm process repeats
@@ -340,7 +349,7 @@ class Retriever:
         self._embedded.update((h, v) for h, v in pool.items() if h not in from_index)
         if task is not None and len(rows):
             rows, vectors = self._nearest(rows, vectors, task)
-        return self._prepare(rows, vectors)
+        return self._prepare(rows, vectors, clauses=task is None)
 
     def _index_vectors(self, scopes: list[str] | None) -> dict[str, np.ndarray]:
         """Vectors the index still holds for these scopes (none when it cannot be read)."""
@@ -360,8 +369,14 @@ class Retriever:
         order = np.argsort(-similarity, kind="stable")[:ALL_SKILLS_CANDIDATES]
         return [rows[int(i)] for i in order], vectors[order]
 
-    def _prepare(self, rows: list[Row], vectors: np.ndarray) -> ScopeCandidates:
-        """Rows and vectors with what ranking needs precomputed (hubness, tokens, ages)."""
+    def _prepare(
+        self, rows: list[Row], vectors: np.ndarray, *, clauses: bool = True
+    ) -> ScopeCandidates:
+        """Rows and vectors with what ranking needs precomputed (hubness, tokens, ages).
+
+        `clauses`: also the lessons' clause vectors, for ranking within one skill (across
+        skills they favour long lessons, so the all-skills search leaves them out).
+        """
         import numpy as np
 
         from fireworks_skill_memory.memory.retrieval import lexical
@@ -375,25 +390,40 @@ class Retriever:
             hub=hubness(vectors, self.weights.hub_k) if len(rows) else np.zeros(0),
             tokens=[lexical.tokenize(f"{row.tag} {row.text}") for row in rows],
             ages=np.asarray([age_in_months(row.month or None, month) for row in rows], dtype=float),
+            clauses=self._clauses([row.text for row in rows])
+            if rows and clauses
+            else _no_clauses(),
         )
+
+    def _clauses(self, texts: list[str]) -> ClauseMatrix:
+        """The clause vectors of these lessons (`memory.retrieval.clauses`)."""
+        from fireworks_skill_memory.memory.retrieval.clauses import ClauseVectors
+
+        if self._clause_vectors is None:
+            self._clause_vectors = ClauseVectors(self.settings.index_dir, self.embedder)
+        return self._clause_vectors.matrix(texts)
 
     def _ranked(self, candidates: ScopeCandidates, task: Task | None) -> Ranked:
         import numpy as np
 
+        from fireworks_skill_memory.memory.retrieval.clauses import clause_similarity
         from fireworks_skill_memory.memory.retrieval.ranking import Candidates, gate, rank
 
         text = task_text(task)
         has_task = text is not None
-        similarity = None
+        similarity = by_clause = None
         if has_task and len(candidates.rows):
-            similarity = candidates.vectors @ self.task_vector(task_list(task))
+            vector = self.task_vector(task_list(task))
+            similarity = candidates.vectors @ vector
+            by_clause = clause_similarity(candidates.clauses, vector, similarity)
         result = rank(
             Candidates(
                 texts=[row.text for row in candidates.rows],
                 tags=[row.tag for row in candidates.rows],
                 hits=np.asarray([row.hits for row in candidates.rows], dtype=float),
                 age_months=candidates.ages,
-                similarity=similarity,
+                similarity=by_clause,
+                gate_similarity=similarity,
                 hub=candidates.hub,
                 tokens=candidates.tokens,
             ),
@@ -416,7 +446,7 @@ class Retriever:
         def nearest() -> ScopeCandidates:
             vector = self.task_vector(task_list(task))
             rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
-            return self._prepare(*collapse_restatements(rows, vectors))
+            return self._prepare(*collapse_restatements(rows, vectors), clauses=False)
 
         try:
             candidates = self._from_index(None, nearest)
