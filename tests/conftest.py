@@ -11,6 +11,7 @@ subprocess changed the files an install would touch.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import pwd
 import re
@@ -294,3 +295,23 @@ def fake_embedder() -> FakeEmbedder:
 def python() -> str:
     """The interpreter running the tests (the project's venv)."""
     return sys.executable
+
+
+def write_eval_corpus(folder: Path, skill: str, lessons: Sequence[tuple[str, str, str]]) -> Path:
+    """A tiny corpus in the eval's layout: `skills/<skill>/KNOWLEDGE.md` and `lessons.jsonl`.
+
+    `lessons` are (id, tag, text); returns the corpus folder.
+    """
+    corpus = folder / "corpus"
+    skill_dir = corpus / "skills" / skill
+    skill_dir.mkdir(parents=True)
+    (skill_dir / "KNOWLEDGE.md").write_text(
+        f"# {skill}\n\n## Entries\n\n"
+        + "".join(f"- [2026-01] [{tag}] {text}  [HIT:1]\n" for _, tag, text in lessons)
+    )
+    (corpus / "lessons.jsonl").write_text(
+        "".join(
+            json.dumps({"id": i, "skill": skill, "tag": t, "text": x}) + "\n" for i, t, x in lessons
+        )
+    )
+    return corpus

@@ -21,7 +21,7 @@ from fireworks_skill_memory.memory.retrieval.failure_ranking import FAILURE_GATE
 from fireworks_skill_memory.memory.retrieval.glossary import all_symptoms, matching_symptoms
 from fireworks_skill_memory.memory.retrieval.ranking import RankingWeights
 from fireworks_skill_memory.memory.retrieval.retriever import ScopeCandidates, Task
-from tests.conftest import CliInvoker
+from tests.conftest import CliInvoker, write_eval_corpus
 
 
 # ---- normaliser -------------------------------------------------------------------------
@@ -221,24 +221,12 @@ def test_a_failure_of_the_machine_needs_more_confidence() -> None:
 
 # ---- eval retrieval on failure queries --------------------------------------------------
 def test_eval_retrieval_accepts_failure_queries(cli: CliInvoker, tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
-    skill_dir = corpus / "skills" / "node"
-    skill_dir.mkdir(parents=True)
     lessons = [
         ("node-001", "Disk", "npm ENOSPC no space left on device: prune the docker build cache"),
         ("node-002", "Engines", "EBADENGINE means the node version is outside package engines"),
         ("node-003", "Style", "name React components in PascalCase"),
     ]
-    (skill_dir / "KNOWLEDGE.md").write_text(
-        "# node\n\n## Entries\n\n"
-        + "".join(f"- [2026-01] [{tag}] {text}  [HIT:1]\n" for _, tag, text in lessons)
-    )
-    (corpus / "lessons.jsonl").write_text(
-        "".join(
-            json.dumps({"id": i, "skill": "node", "tag": t, "text": x}) + "\n"
-            for i, t, x in lessons
-        )
-    )
+    corpus = write_eval_corpus(tmp_path, "node", lessons)
     queries = [
         {
             "qid": "f1",

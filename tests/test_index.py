@@ -15,7 +15,7 @@ from fireworks_skill_memory.memory.retrieval.clauses import lesson_clauses
 from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 from fireworks_skill_memory.memory.store.markdown_store import Store
-from tests.conftest import CliInvoker, FakeEmbedder
+from tests.conftest import CliInvoker, FakeEmbedder, write_eval_corpus
 
 
 def fill(store: Store) -> None:
@@ -229,23 +229,11 @@ def test_inject_with_task_is_gated_and_framed(cli: CliInvoker, settings: Setting
 
 
 def test_eval_retrieval_on_a_tiny_corpus(cli: CliInvoker, tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
-    skill_dir = corpus / "skills" / "docker"
-    skill_dir.mkdir(parents=True)
     lessons = [
         ("docker-001", "Net", "use host.docker.internal to reach the host from a container"),
         ("docker-002", "Cache", "copy the lockfile before the sources to keep the layer cached"),
     ]
-    (skill_dir / "KNOWLEDGE.md").write_text(
-        "# docker\n\n## Entries\n\n"
-        + "".join(f"- [2026-01] [{tag}] {text}  [HIT:1]\n" for _, tag, text in lessons)
-    )
-    (corpus / "lessons.jsonl").write_text(
-        "".join(
-            json.dumps({"id": i, "skill": "docker", "tag": t, "text": x}) + "\n"
-            for i, t, x in lessons
-        )
-    )
+    corpus = write_eval_corpus(tmp_path, "docker", lessons)
     queries = tmp_path / "queries.jsonl"
     queries.write_text(
         json.dumps(

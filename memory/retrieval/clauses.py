@@ -14,8 +14,6 @@ keyed by the clause text's hash, per model): a missing or damaged file is embedd
 from __future__ import annotations
 
 import hashlib
-import io
-import logging
 import os
 import re
 from collections.abc import Sequence
@@ -24,10 +22,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fireworks_skill_memory.memory.retrieval.vector_file import read_vectors, write_vectors
+
 if TYPE_CHECKING:
     from fireworks_skill_memory.models.embedders import EmbeddingModel
-
-log = logging.getLogger(__name__)
 
 MIN_CLAUSE_WORDS = 3
 _SPLIT = re.compile(
@@ -78,7 +76,7 @@ class ClauseVectors:
         if missing:
             for clause, vector in zip(missing, self.embedder.embed_batch(missing), strict=True):
                 known[_key(clause)] = np.asarray(vector, dtype=np.float32)
-            self._save(known)
+            write_vectors(self.path, known)
         return ClauseMatrix(
             vectors=np.stack([known[_key(c)] for _, c in owners]),
             owner=np.asarray([i for i, _ in owners], dtype=np.intp),
@@ -86,27 +84,8 @@ class ClauseVectors:
 
     def _known(self) -> dict[str, np.ndarray]:
         if self._vectors is None:
-            self._vectors = {}
-            try:
-                with np.load(self.path, allow_pickle=False) as stored:
-                    keys, vectors = stored["keys"], stored["vectors"]
-                    if vectors.ndim == 2 and vectors.shape[1] == self.embedder.dimension:
-                        self._vectors = dict(zip(map(str, keys), vectors, strict=True))
-            except FileNotFoundError:
-                pass
-            except (OSError, ValueError, KeyError) as error:
-                log.warning("cannot read %s (%s): clauses are embedded again", self.path, error)
+            self._vectors = read_vectors(self.path, self.embedder.dimension)
         return self._vectors
-
-    def _save(self, known: dict[str, np.ndarray]) -> None:
-        from fireworks_skill_memory.memory.store.files import write_atomic
-
-        buffer = io.BytesIO()
-        np.savez(buffer, keys=np.asarray(list(known)), vectors=np.stack(list(known.values())))
-        try:
-            write_atomic(self.path, buffer.getvalue())
-        except OSError as error:  # a read-only index folder: the vectors live in memory
-            log.info("cannot save the clause vectors to %s: %s", self.path, error)
 
 
 def _key(clause: str) -> str:
