@@ -24,6 +24,7 @@ from fireworks_skill_memory.memory.team.status import team_status
 from tests.conftest import CliInvoker, FakeEmbedder
 from tests.hook_support import cli as hook_cli
 from tests.hook_support import service_answers, wait_until
+from tests.net_support import closed_port, silent_listener
 
 moto_server = pytest.importorskip("moto.server")
 boto3 = pytest.importorskip("boto3")
@@ -49,6 +50,13 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def hung_store() -> Iterator[str]:
+    """The endpoint of a loopback store that accepts connections and never answers."""
+    with silent_listener() as endpoint:
+        yield endpoint
 
 
 class S3:
@@ -284,16 +292,16 @@ def _invoke(environ: dict[str, str], command: list[str]):  # type: ignore[no-unt
 
 
 def test_session_start_starts_a_due_pull_detached_and_never_waits(
-    env: dict[str, str], tmp_path: Path
+    env: dict[str, str], tmp_path: Path, hung_store: str
 ) -> None:
     from fireworks_skill_memory.hooks.team_pull import maybe_start_pull
 
     environ = {
         **env,
         "AI_MEMORY_HOME": str(tmp_path / "h"),
-        # a blackholed address: any network wait would hang, not fail
+        # a store that accepts and never answers: any network wait would hang, not fail
         "SKILL_MEMORY_TEAM_URI": "s3://team/m",
-        "AWS_ENDPOINT_URL": "http://10.255.255.1:9",
+        "AWS_ENDPOINT_URL": hung_store,
         **CREDENTIALS,
     }
     settings = load_settings(environ)
@@ -410,13 +418,14 @@ def test_doctor_shows_the_team_store_reachable_or_not(
     assert "reachable, 2 lessons" in str(finding["detail"])
     assert "d@example.com" in str(finding["detail"])
 
-    blackholed = {**environ, "AWS_ENDPOINT_URL": "http://10.255.255.1:9"}
-    (finding,) = _team_findings(blackholed)
-    assert finding["status"] == "warn" and "not reachable" in str(finding["detail"])
+    with silent_listener() as hung_store:
+        for endpoint in (hung_store, closed_port()):
+            (finding,) = _team_findings({**environ, "AWS_ENDPOINT_URL": endpoint})
+            assert finding["status"] == "warn" and "not reachable" in str(finding["detail"])
 
 
 # ---- hooks never touch the network ----------------------------------------------------------
-def test_pre_tool_use_answers_the_same_with_a_blackholed_team_uri(
+def test_pre_tool_use_answers_the_same_with_a_hung_or_refusing_team_store(
     env: dict[str, str], tmp_path: Path
 ) -> None:
     from tests.hook_support import claude_sample
@@ -448,14 +457,13 @@ def test_pre_tool_use_answers_the_same_with_a_blackholed_team_uri(
         return done.returncode, done.stdout.decode()
 
     offline = answer({"SKILL_MEMORY_TEAM_URI": ""})
-    blackholed = answer(
-        {"SKILL_MEMORY_TEAM_URI": "s3://team/m", "AWS_ENDPOINT_URL": "http://10.255.255.1:9",
-         **CREDENTIALS}
-    )  # fmt: skip
     # the service-down path ranks the skill's own lessons lexically (hooks/fallback.py); the
     # pulled team layer is read from disk by the service and the CLI, never fetched by a hook
     assert offline[0] == 0 and "the demo needs Python 3.11" in offline[1]
-    assert blackholed == offline
+    with silent_listener() as hung_store:
+        for endpoint in (hung_store, closed_port()):
+            team = {"SKILL_MEMORY_TEAM_URI": "s3://team/m", "AWS_ENDPOINT_URL": endpoint}
+            assert answer({**team, **CREDENTIALS}) == offline, endpoint
 
 
 # ---- ranking with the real model ------------------------------------------------------------

@@ -66,24 +66,10 @@ def quarantine(settings: Settings, skill: str) -> str:
 
 # ---- who may talk to it --------------------------------------------------------------------
 def test_it_listens_on_loopback_only(viewer: ViewerServer) -> None:
+    # checked on the socket itself: the tests send no traffic beyond loopback
     assert viewer.server_address[0] == "127.0.0.1"
-    outside = _non_loopback_address()
-    if outside is None:
-        pytest.skip("this machine has no non-loopback address to try")
-    with pytest.raises(OSError):
-        socket.create_connection((outside, viewer.viewer.guard.port), timeout=2).close()
-
-
-def _non_loopback_address() -> str | None:
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks a route
-        address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    finally:
-        probe.close()
-    return None if address.startswith("127.") else address
+    assert viewer.socket.getsockname()[0] == "127.0.0.1"
+    assert viewer.socket.family == socket.AF_INET
 
 
 @pytest.mark.parametrize("path", ["/", "/review", "/search?q=git", "/static/viewer.css"])
