@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from fireworks_skill_memory.cli.common import emit_json, json_option, settings
+from fireworks_skill_memory.cli.eval_cv import cv_command
 from fireworks_skill_memory.cli.eval_quarantine import quarantine_command
 from fireworks_skill_memory.cli.eval_supersede import supersede_command
 
@@ -155,6 +156,7 @@ def dedup(pairs_file: str, decisions_out: str | None, as_json: bool) -> None:
     )
 
 
+eval_group.add_command(cv_command)
 eval_group.add_command(quarantine_command)
 eval_group.add_command(supersede_command)
 

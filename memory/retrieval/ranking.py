@@ -88,8 +88,10 @@ from fireworks_skill_memory.memory.retrieval.prior import hits_age_prior as prio
 __all__ = [
     "ALL_SKILLS_CANDIDATES",
     "Candidates",
+    "Features",
     "RankedResult",
     "RankingWeights",
+    "features",
     "gate",
     "hits_age_prior",
     "hubness",
@@ -97,6 +99,7 @@ __all__ = [
     "lexical_scores",
     "pool_vectors",
     "rank",
+    "score",
     "task_embedding_texts",
 ]
 
@@ -305,6 +308,76 @@ def lexical_scores(
     return np.asarray(raw, dtype=np.float64) / math.sqrt(len(q_terms))
 
 
+@dataclass(frozen=True)
+class Features:
+    """What the formula reads for one query over ``n`` candidates, indexed by candidate.
+
+    Computed once per query (:func:`features`); :func:`score` turns them into a ranking for
+    given weights, so the evaluation can try many weights on the same features and the
+    product ranks with the very same function.
+    """
+
+    similarity: FloatArray
+    """``cos_i``: the whole-lesson cosine (the gate reads it)."""
+    best_clause: FloatArray
+    """The larger of ``cos_i`` and the lesson's best clause's cosine (the clause view)."""
+    hub: FloatArray
+    lexical: FloatArray
+    prior: FloatArray
+
+
+def features(c: Candidates, task: str, weights: RankingWeights | None = None) -> Features:
+    """The formula's inputs for a task (``c.similarity`` must be given)."""
+    w = weights or RankingWeights()
+    n = len(c.texts)
+    assert c.similarity is not None
+    sim = np.asarray(c.similarity, dtype=np.float64)
+    if sim.ndim == 2:
+        sim = sim.mean(axis=1)
+    if sim.shape != (n,):
+        raise ValueError(f"similarity must have {n} rows, got shape {sim.shape}")
+    if c.hub is not None:
+        hub = np.asarray(c.hub, dtype=np.float64)
+    elif c.vectors is not None:
+        hub = hubness(c.vectors, w.hub_k)
+    else:
+        hub = np.zeros(n)
+    whole = sim
+    if c.gate_similarity is not None:
+        whole = np.asarray(c.gate_similarity, dtype=np.float64).reshape(n)
+    return Features(
+        similarity=whole,
+        best_clause=sim,
+        hub=hub,
+        lexical=lexical_scores(task, c.texts, c.tags, tokens=c.tokens, weights=w),
+        prior=hits_age_prior(np.asarray(c.hits, dtype=np.float64), c.age_months, w),
+    )
+
+
+def score(f: Features, weights: RankingWeights | None = None) -> RankedResult:
+    """Rank by ``cos - HUB * hub + LEX * lex + PRIOR * prior`` and compute the gate confidence."""
+    w = weights or RankingWeights()
+    dense = f.best_clause - w.hub_weight * f.hub
+    scores = dense + w.lexical_weight * f.lexical + w.prior_weight * f.prior
+    order = np.argsort(-scores, kind="stable")
+    gate_dense = f.similarity - w.hub_weight * f.hub
+    confidence = (
+        float(gate_dense.max() + w.gate_lexical_weight * f.lexical.max())
+        if len(scores)
+        else math.nan
+    )
+    return RankedResult(
+        order=order,
+        scores=scores,
+        similarity=f.best_clause,
+        hub=f.hub,
+        lexical=f.lexical,
+        prior=f.prior,
+        confidence=confidence,
+        has_task=True,
+    )
+
+
 def rank(c: Candidates, task: str | None, weights: RankingWeights | None = None) -> RankedResult:
     """Rank candidates for ``task`` (see the module docstring for the formula).
 
@@ -321,10 +394,10 @@ def rank(c: Candidates, task: str | None, weights: RankingWeights | None = None)
             f"tags, hits and age_months must have {n} entries like texts, got "
             f"{len(c.tags)}, {hits.shape} and {ages.shape}"
         )
-    prior = hits_age_prior(hits, ages, w)
     has_task = bool(task and task.strip()) and c.similarity is not None
-    zeros = np.zeros(n)
     if not has_task or n == 0:
+        prior = hits_age_prior(hits, ages, w)
+        zeros = np.zeros(n)
         order = np.asarray(order_without_task(hits.tolist(), ages.tolist(), w.prior), dtype=np.intp)
         return RankedResult(
             order=order,
@@ -336,37 +409,8 @@ def rank(c: Candidates, task: str | None, weights: RankingWeights | None = None)
             confidence=math.nan,
             has_task=False,
         )
-    assert task is not None and c.similarity is not None
-    sim = np.asarray(c.similarity, dtype=np.float64)
-    if sim.ndim == 2:
-        sim = sim.mean(axis=1)
-    if sim.shape != (n,):
-        raise ValueError(f"similarity must have {n} rows, got shape {sim.shape}")
-    if c.hub is not None:
-        hub = np.asarray(c.hub, dtype=np.float64)
-    elif c.vectors is not None:
-        hub = hubness(c.vectors, w.hub_k)
-    else:
-        hub = zeros
-    lex = lexical_scores(task, c.texts, c.tags, tokens=c.tokens, weights=w)
-    dense = sim - w.hub_weight * hub
-    relevance = dense + w.lexical_weight * lex
-    scores = relevance + w.prior_weight * prior
-    order = np.argsort(-scores, kind="stable")
-    gate_dense = dense
-    if c.gate_similarity is not None:
-        gate_dense = np.asarray(c.gate_similarity, dtype=np.float64).reshape(n) - w.hub_weight * hub
-    confidence = float(gate_dense.max() + w.gate_lexical_weight * lex.max())
-    return RankedResult(
-        order=order,
-        scores=scores,
-        similarity=sim,
-        hub=hub,
-        lexical=lex,
-        prior=prior,
-        confidence=confidence,
-        has_task=True,
-    )
+    assert task is not None
+    return score(features(c, task, w), w)
 
 
 def gate(result: RankedResult, weights: RankingWeights | None = None) -> list[int]:

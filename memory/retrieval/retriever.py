@@ -48,7 +48,11 @@ if TYPE_CHECKING:
 
     from fireworks_skill_memory.index.table import Row
     from fireworks_skill_memory.memory.retrieval.clauses import ClauseMatrix, ClauseVectors
-    from fireworks_skill_memory.memory.retrieval.ranking import RankedResult, RankingWeights
+    from fireworks_skill_memory.memory.retrieval.ranking import (
+        Features,
+        RankedResult,
+        RankingWeights,
+    )
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 GLOBAL_INJECT = 2
@@ -403,26 +407,26 @@ class Retriever:
             self._clause_vectors = ClauseVectors(self.settings.index_dir, self.embedder)
         return self._clause_vectors.matrix(texts)
 
-    def _ranked(self, candidates: ScopeCandidates, task: Task | None) -> Ranked:
+    def query_features(self, candidates: ScopeCandidates, task: Task) -> Features | None:
+        """What the ranking formula reads for `task` over these candidates (None: no task
+        text or no candidates)."""
         import numpy as np
 
         from fireworks_skill_memory.memory.retrieval.clauses import clause_similarity
-        from fireworks_skill_memory.memory.retrieval.ranking import Candidates, gate, rank
+        from fireworks_skill_memory.memory.retrieval.ranking import Candidates, features
 
         text = task_text(task)
-        has_task = text is not None
-        similarity = by_clause = None
-        if has_task and len(candidates.rows):
-            vector = self.task_vector(task_list(task))
-            similarity = candidates.vectors @ vector
-            by_clause = clause_similarity(candidates.clauses, vector, similarity)
-        result = rank(
+        if text is None or not len(candidates.rows):
+            return None
+        vector = self.task_vector(task_list(task))
+        similarity = candidates.vectors @ vector
+        return features(
             Candidates(
                 texts=[row.text for row in candidates.rows],
                 tags=[row.tag for row in candidates.rows],
                 hits=np.asarray([row.hits for row in candidates.rows], dtype=float),
                 age_months=candidates.ages,
-                similarity=by_clause,
+                similarity=clause_similarity(candidates.clauses, vector, similarity),
                 gate_similarity=similarity,
                 hub=candidates.hub,
                 tokens=candidates.tokens,
@@ -430,6 +434,26 @@ class Retriever:
             text,
             self.weights,
         )
+
+    def _ranked(self, candidates: ScopeCandidates, task: Task | None) -> Ranked:
+        import numpy as np
+
+        from fireworks_skill_memory.memory.retrieval.ranking import Candidates, gate, rank, score
+
+        found = None if task is None else self.query_features(candidates, task)
+        if found is not None:
+            result = score(found, self.weights)
+        else:
+            result = rank(
+                Candidates(
+                    texts=[row.text for row in candidates.rows],
+                    tags=[row.tag for row in candidates.rows],
+                    hits=np.asarray([row.hits for row in candidates.rows], dtype=float),
+                    age_months=candidates.ages,
+                ),
+                None,
+                self.weights,
+            )
         return Ranked(candidates, result, gate(result, self.weights))
 
     def rank_skill(self, skill: str | None, task: Task | None) -> Ranked:
@@ -438,10 +462,14 @@ class Retriever:
 
     def rank_all(self, task: Task) -> Ranked:
         """Rank lessons of every scope: nearest candidates by cosine, then the full formula."""
+        return self._ranked(self.nearest_candidates(task), task)
+
+    def nearest_candidates(self, task: Task) -> ScopeCandidates:
+        """The lessons of every scope nearest to `task` by cosine (`ALL_SKILLS_CANDIDATES`)."""
         from fireworks_skill_memory.memory.retrieval.ranking import ALL_SKILLS_CANDIDATES
 
         if self._embedder is None and not self.store.sources():
-            return self._ranked(self._prepare([], _no_vectors()), task)  # empty home: no model
+            return self._prepare([], _no_vectors())  # empty home: no model
 
         def nearest() -> ScopeCandidates:
             vector = self.task_vector(task_list(task))
@@ -449,11 +477,10 @@ class Retriever:
             return self._prepare(*collapse_restatements(rows, vectors), clauses=False)
 
         try:
-            candidates = self._from_index(None, nearest)
+            return self._from_index(None, nearest)
         except IndexUnavailable as error:
             self._notice(IndexNotice.unavailable(error, self.settings.index_dir))
-            candidates = self._markdown_candidates(None, task)
-        return self._ranked(candidates, task)
+            return self._markdown_candidates(None, task)
 
     # ---- the two products ---------------------------------------------------------------
     def inject(
