@@ -15,9 +15,12 @@ and the lexical match (in the ranking and in the gate).
 from __future__ import annotations
 
 import dataclasses
+import math
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,20 +31,22 @@ from fireworks_skill_memory.memory.evaluation.cv import (
     Progress,
     best_of,
 )
-from fireworks_skill_memory.memory.evaluation.cv import (
-    report as cv_report,
-)
+from fireworks_skill_memory.memory.evaluation.cv import report as cv_report
 from fireworks_skill_memory.memory.evaluation.data import CorpusLesson
 from fireworks_skill_memory.memory.evaluation.folds import grouped_folds
 from fireworks_skill_memory.memory.evaluation.suite import Context
 from fireworks_skill_memory.memory.retrieval.evaluation import retrieval_metrics, temporary_home
 from fireworks_skill_memory.memory.retrieval.ranking import (
     Features,
+    RankedResult,
     RankingWeights,
     gate,
     score,
 )
 from fireworks_skill_memory.memory.store.lesson import normalize_for_id
+
+if TYPE_CHECKING:
+    from fireworks_skill_memory.memory.retrieval.retriever import Retriever, ScopeCandidates
 
 MAX_FALSE_INJECTION = 0.20
 HUB_GRID = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
@@ -53,16 +58,31 @@ CLAUSES, HUBNESS, LEXICAL = "clause view", "hubness", "lexical match"
 
 
 @dataclass(frozen=True)
-class Case:
-    """One labelled query with its candidates' ids and the formula's inputs over them."""
+class Labels:
+    """What a labelled query says: its id, skill (the folds' group), kind and relevant ids."""
 
     qid: str
     skill: str
     kind: str
     relevant: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One labelled query with its candidates' ids and the formula's inputs over them."""
+
+    labels: Labels
     ids: tuple[str, ...]
     features: Features | None
     """None when the scope has no lessons."""
+
+
+@dataclass(frozen=True)
+class GateParams:
+    threshold: float
+    lexical_weight: float
+    relative_cut: float
+    max_inject: int
 
 
 @dataclass(frozen=True)
@@ -74,15 +94,13 @@ class RetrievalParams:
     gate_relative_cut: float
 
 
-def weights_of(params: RetrievalParams, base: RankingWeights | None = None) -> RankingWeights:
-    """The product's weights with these fitted values."""
+def with_gate(weights: RankingWeights, gate_params: GateParams) -> RankingWeights:
     return dataclasses.replace(
-        base or RankingWeights(),
-        hub_weight=params.hub_weight,
-        lexical_weight=params.lexical_weight,
-        gate_threshold=params.gate_threshold,
-        gate_lexical_weight=params.gate_lexical_weight,
-        gate_relative_cut=params.gate_relative_cut,
+        weights,
+        gate_threshold=gate_params.threshold,
+        gate_lexical_weight=gate_params.lexical_weight,
+        gate_relative_cut=gate_params.relative_cut,
+        max_inject=gate_params.max_inject,
     )
 
 
@@ -97,94 +115,128 @@ def without(features: Features, off: frozenset[str]) -> Features:
     return features
 
 
-def answer(case: Case, weights: RankingWeights, off: frozenset[str]) -> tuple[list[str], list[str]]:
-    """(ranking, injected) ids for one case."""
-    if case.features is None:
-        return [], []
-    result = score(without(case.features, off), weights)
-    ranking = [case.ids[int(i)] for i in result.order]
-    return ranking, [case.ids[i] for i in gate(result, weights)]
-
-
-def metrics(
-    cases: Sequence[Case], weights: RankingWeights, off: frozenset[str]
-) -> dict[str, dict[str, float]]:
-    """`retrieval_metrics` of the ranking (prefix ``ranking.``) and as injected."""
-    rankings, runs = {}, {}
+# ---- scoring ------------------------------------------------------------------------------
+def runs(
+    cases: Sequence[Case], weights: RankingWeights
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """(top 10 before the gate, as injected) ids per query, by the product's score and gate."""
+    rankings: dict[str, list[str]] = {}
+    injected: dict[str, list[str]] = {}
     for case in cases:
-        rankings[case.qid], runs[case.qid] = answer(case, weights, off)
-    labelled = [{"qid": c.qid, "relevant": list(c.relevant), "kind": c.kind} for c in cases]
-    ranking = retrieval_metrics(labelled, {q: r[:10] for q, r in rankings.items()})
-    injected = retrieval_metrics(labelled, runs)
-    return {"ranking": ranking.get("all", {}), "injected": injected.get("all", {})}
+        qid = case.labels.qid
+        if case.features is None:
+            rankings[qid], injected[qid] = [], []
+            continue
+        result = score(case.features, weights)
+        rankings[qid] = [case.ids[int(i)] for i in result.order[:10]]
+        injected[qid] = [case.ids[i] for i in gate(result, weights)]
+    return rankings, injected
 
 
+def labelled(cases: Sequence[Case]) -> list[dict[str, object]]:
+    return [
+        {"qid": c.labels.qid, "relevant": list(c.labels.relevant), "kind": c.labels.kind}
+        for c in cases
+    ]
+
+
+def figures(cases: Sequence[Case], weights: RankingWeights) -> dict[str, dict[str, float]]:
+    """The reference scorer's metrics by kind: ranking (``ranking``) and as injected."""
+    rankings, injected = runs(cases, weights)
+    return {
+        "ranking": retrieval_metrics(labelled(cases), rankings).get("all", {}),
+        "injected": retrieval_metrics(labelled(cases), injected).get("all", {}),
+        **{
+            f"injected:{kind}": row
+            for kind, row in retrieval_metrics(labelled(cases), injected).items()
+        },
+    }
+
+
+def ndcg5(case: Case, order: Sequence[int]) -> float:
+    """nDCG@5 of one ranking (gain 2 for the best relevant id, 1 for the others)."""
+    relevant = case.labels.relevant
+    gain = {lesson: (2 if j == 0 else 1) for j, lesson in enumerate(relevant)}
+    dcg = sum(gain.get(case.ids[int(i)], 0) / math.log2(r + 2) for r, i in enumerate(order[:5]))
+    ideal = sorted(gain.values(), reverse=True)[:5]
+    return dcg / sum(g / math.log2(r + 2) for r, g in enumerate(ideal))
+
+
+# ---- fitting ------------------------------------------------------------------------------
 def fit_ranking(
     cases: Sequence[Case], base: RankingWeights, off: frozenset[str]
 ) -> tuple[float, float]:
-    """(hub weight, lexical weight) with the best nDCG@5 on these cases."""
+    """(hub weight, lexical weight) with the best mean nDCG@5 on the answerable cases."""
+    answerable = [c for c in cases if c.labels.relevant and c.features is not None]
     hubs = (0.0,) if HUBNESS in off else HUB_GRID
     lexicals = (0.0,) if LEXICAL in off else LEXICAL_GRID
     grid = [(h, x) for x in lexicals for h in hubs]
 
-    def ndcg(pair: tuple[float, float]) -> tuple[float, ...]:
+    def mean_ndcg(pair: tuple[float, float]) -> tuple[float, ...]:
         weights = dataclasses.replace(base, hub_weight=pair[0], lexical_weight=pair[1])
-        return (metrics(cases, weights, off)["ranking"].get("ndcg@5", 0.0),)
+        total = 0.0
+        for case in answerable:
+            assert case.features is not None
+            total += ndcg5(case, score(case.features, weights).order)
+        return (total / max(1, len(answerable)),)
 
-    return best_of(grid, ndcg)
+    return best_of(grid, mean_ndcg)
 
 
 def fit_gate(
     cases: Sequence[Case],
     base: RankingWeights,
     off: frozenset[str],
+    *,
+    max_injects: Sequence[int] = (5,),
     max_false_injection: float = MAX_FALSE_INJECTION,
-) -> tuple[float, float, float]:
-    """(threshold, lexical weight, relative cut): best@5 as injected at bounded false injection.
+) -> GateParams:
+    """The gate with the best best@5 as injected whose false injection stays bounded.
 
     For each lexical weight the queries' confidences are computed once; every confidence
-    is a candidate threshold (a threshold just above it leaves that query out).
+    is a candidate threshold (a threshold just above it leaves that query out). Ties go to
+    the lower false injection, then the higher threshold.
     """
     gate_lexicals = (0.0,) if LEXICAL in off else GATE_LEXICAL_GRID
-    results = {}
+    options: list[GateParams] = []
+    scored: dict[float, list[RankedResult | None]] = {}
     for gate_lexical in gate_lexicals:
         weights = dataclasses.replace(base, gate_lexical_weight=gate_lexical)
-        results[gate_lexical] = [
-            None if c.features is None else score(without(c.features, off), weights) for c in cases
+        scored[gate_lexical] = [
+            None if c.features is None else score(c.features, weights) for c in cases
         ]
-    options: list[tuple[float, float, float]] = []
-    for gate_lexical, scored in results.items():
-        confidences = sorted({r.confidence for r in scored if r is not None})
-        thresholds = [c + 1e-9 for c in confidences] or [0.0]
-        for cut in RELATIVE_CUT_GRID:
-            options.extend((t, gate_lexical, cut) for t in thresholds)
+        confidences = sorted({r.confidence for r in scored[gate_lexical] if r is not None})
+        for most in max_injects:
+            for cut in RELATIVE_CUT_GRID:
+                options.extend(
+                    GateParams(t - 1e-9, gate_lexical, cut, most) for t in confidences or [0.0]
+                )
+    none_total = sum(1 for c in cases if not c.labels.relevant)
+    answerable = sum(1 for c in cases if c.labels.relevant)
 
-    def objective(option: tuple[float, float, float]) -> tuple[float, ...]:
-        threshold, gate_lexical, cut = option
-        weights = dataclasses.replace(
-            base, gate_threshold=threshold, gate_lexical_weight=gate_lexical, gate_relative_cut=cut
-        )
-        found = _gated(cases, results[gate_lexical], weights)
-        false_injection = found.get("false_injection", 0.0)
+    def objective(option: GateParams) -> tuple[float, ...]:
+        weights = with_gate(base, option)
+        found = wrong = 0
+        for case, result in zip(cases, scored[option.lexical_weight], strict=True):
+            shown = [] if result is None else gate(result, weights)
+            if not case.labels.relevant:
+                wrong += bool(shown)
+            elif case.labels.relevant[0] in {case.ids[i] for i in shown[:5]}:
+                found += 1
+        false_injection = wrong / none_total if none_total else 0.0
         feasible = false_injection <= max_false_injection + 1e-9
-        return (float(feasible), found.get("best@5", 0.0), -false_injection, -threshold)
+        return (
+            float(feasible),
+            found / max(1, answerable),
+            -false_injection,
+            -option.max_inject,
+            option.threshold,
+        )
 
     return best_of(options, objective)
 
 
-def _gated(
-    cases: Sequence[Case], scored: Sequence[object], weights: RankingWeights
-) -> dict[str, float]:
-    runs: dict[str, list[str]] = {}
-    for case, result in zip(cases, scored, strict=True):
-        if result is None:
-            runs[case.qid] = []
-            continue
-        runs[case.qid] = [case.ids[i] for i in gate(result, weights)]  # type: ignore[arg-type]
-    labelled = [{"qid": c.qid, "relevant": list(c.relevant), "kind": c.kind} for c in cases]
-    return retrieval_metrics(labelled, runs).get("all", {})
-
-
+# ---- the component ------------------------------------------------------------------------
 class RetrievalComponent:
     """Task queries over the corpus (`queries_dev.jsonl`), 5 folds by skill."""
 
@@ -206,61 +258,93 @@ class RetrievalComponent:
         return self.cases
 
     def folds(self, items: Sequence[Case]) -> list[int]:
-        return grouped_folds(items, lambda case: case.skill)
+        return grouped_folds(items, lambda case: case.labels.skill)
+
+    def _weights(self, params: RetrievalParams) -> RankingWeights:
+        return dataclasses.replace(
+            self.base,
+            hub_weight=params.hub_weight,
+            lexical_weight=params.lexical_weight,
+            gate_threshold=params.gate_threshold,
+            gate_lexical_weight=params.gate_lexical_weight,
+            gate_relative_cut=params.gate_relative_cut,
+        )
 
     def fit(self, train: Sequence[Case], off: frozenset[str]) -> RetrievalParams:
+        train = [_without(case, off) for case in train]
         hub, lexical = fit_ranking(train, self.base, off)
         ranked = dataclasses.replace(self.base, hub_weight=hub, lexical_weight=lexical)
-        threshold, gate_lexical, cut = fit_gate(train, ranked, off)
-        return RetrievalParams(hub, lexical, round(threshold, 6), gate_lexical, cut)
+        found = fit_gate(train, ranked, off)
+        return RetrievalParams(
+            hub, lexical, round(found.threshold, 6), found.lexical_weight, found.relative_cut
+        )
 
     def score(
         self, items: Sequence[Case], params: RetrievalParams, off: frozenset[str]
     ) -> Mapping[str, float]:
-        found = metrics(items, weights_of(params, self.base), off)
+        found = figures([_without(case, off) for case in items], self._weights(params))
         return {
-            "ndcg@5": found["ranking"].get("ndcg@5", float("nan")),
-            "recall@1": found["ranking"].get("recall@1", float("nan")),
-            "best@5 injected": found["injected"].get("best@5", float("nan")),
-            "false injection": found["injected"].get("false_injection", float("nan")),
+            "ndcg@5": found["ranking"].get("ndcg@5", math.nan),
+            "recall@1": found["ranking"].get("recall@1", math.nan),
+            "best@5 injected": found["injected"].get("best@5", math.nan),
+            "false injection": found["injected"].get("false_injection", math.nan),
         }
 
 
+def _without(case: Case, off: frozenset[str]) -> Case:
+    if not off or case.features is None:
+        return case
+    return dataclasses.replace(case, features=without(case.features, off))
+
+
+# ---- building the cases -------------------------------------------------------------------
 def corpus_ids(corpus: Sequence[CorpusLesson]) -> dict[tuple[str, str], str]:
     """Corpus lesson id by (skill, normalised text)."""
     return {(lesson.skill, normalize_for_id(lesson.text)): lesson.id for lesson in corpus}
 
 
-def task_cases(context: Context, progress: Progress | None = None) -> list[Case]:
-    """Every task query's candidates and features, from the corpus indexed by the product."""
+@contextmanager
+def corpus_retriever(context: Context, progress: Progress | None = None) -> Iterator[Retriever]:
+    """The product's retriever over the corpus, indexed in a temporary home."""
     from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 
-    data = context.data
-    ids = corpus_ids(data.corpus)
-    cases = []
     with temporary_home(context.environ) as settings:
-        shutil.copytree(f"{data.corpus_dir}/skills", settings.skills_dir)
+        shutil.copytree(f"{context.data.corpus_dir}/skills", settings.skills_dir)
         retriever = Retriever(settings, context.embedder)
         if progress:
-            progress("retrieval: indexing the corpus")
+            progress("indexing the corpus")
         retriever.memory.sync(None)
-        for query in data.task_queries:
+        yield retriever
+
+
+def lesson_ids(context: Context) -> Callable[[ScopeCandidates], tuple[str, ...]]:
+    """The corpus ids of a candidate set's lessons."""
+    ids = corpus_ids(context.data.corpus)
+
+    def of(candidates: ScopeCandidates) -> tuple[str, ...]:
+        return tuple(
+            ids.get((lesson.skill or "", normalize_for_id(lesson.text)), f"?{lesson.id}")
+            for lesson in candidates.lessons
+        )
+
+    return of
+
+
+def task_cases(context: Context, progress: Progress | None = None) -> list[Case]:
+    """Every task query's candidates and features, from the corpus indexed by the product."""
+    ids_of = lesson_ids(context)
+    cases = []
+    with corpus_retriever(context, progress) as retriever:
+        for query in context.data.task_queries:
             candidates = (
                 retriever.candidates(query.skill)
                 if query.skill
                 else retriever.nearest_candidates(query.task)
             )
-            lesson_ids = tuple(
-                ids.get((lesson.skill or "", normalize_for_id(lesson.text)), f"?{lesson.id}")
-                for lesson in candidates.lessons
-            )
             cases.append(
                 Case(
-                    query.qid,
-                    query.skill or "?",
-                    query.kind,
-                    query.relevant,
-                    lesson_ids,
+                    Labels(query.qid, query.skill or "?", query.kind, query.relevant),
+                    ids_of(candidates),
                     retriever.query_features(candidates, query.task),
                 )
             )
