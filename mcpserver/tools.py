@@ -125,14 +125,14 @@ class MemoryTools:
 
     def rate_lesson(self, lesson_id: str, verdict: str, note: str | None = None) -> ToolAnswer:
         """Record that a lesson helped or proved wrong (a second `wrong` archives it)."""
+        if isinstance(lesson_id, str) and len(lesson_id) > MAX_ID_CHARS:
+            raise ToolRefused(length_error("lesson_id", len(lesson_id), MAX_ID_CHARS))
         if not (isinstance(lesson_id, str) and lesson_id.isascii() and lesson_id.isalnum()):
             raise ToolRefused("lesson_id must be a lesson's id as shown in results, e.g. 3f2a9c1b")
-        if len(lesson_id) > MAX_ID_CHARS:
-            raise ToolRefused(f"lesson_id is over {MAX_ID_CHARS} characters")
         if verdict not in VERDICTS:
             raise ToolRefused(f"verdict must be one of: {', '.join(VERDICTS)}")
         if note is not None and len(note) > MAX_NOTE_CHARS:
-            raise ToolRefused(f"note is {len(note)} characters; the limit is {MAX_NOTE_CHARS}")
+            raise ToolRefused(length_error("note", len(note), MAX_NOTE_CHARS))
         reply = self._ask(
             "feedback", {"id": lesson_id, "rating": verdict, "note": note or "", "source": "mcp"}
         )
@@ -210,8 +210,13 @@ def _text_argument(name: str, value: object, limit: int) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ToolRefused(f"{name} is empty: give some words")
     if len(value) > limit:
-        raise ToolRefused(f"{name} is {len(value)} characters; the limit is {limit}")
+        raise ToolRefused(length_error(name, len(value), limit))
     return value
+
+
+def length_error(name: str, length: int, limit: int) -> str:
+    """The refusal of a too long argument: its name, length and limit, never its content."""
+    return f"{name} is {length:,} characters; the limit is {limit:,}"
 
 
 def _top_argument(top: object) -> int:
