@@ -70,8 +70,10 @@ TOOLS = [
         name="search_lessons",
         description=(
             "Search stored lessons by meaning. Use it when you hit an error or start a task "
-            "and want to know whether it was seen before. Only lessons relevant enough to help "
-            "are returned; 'nothing relevant' is a normal answer."
+            "and want to know whether it was seen before. Returns the best lessons with a "
+            "score and a confidence: strong (relevant enough that the hooks would inject it "
+            "unasked) or weak (the nearest there is; it may not apply). 'Nothing strong' is "
+            "a normal answer."
         ),
         inputSchema=_schema(
             {
