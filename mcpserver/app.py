@@ -1,11 +1,13 @@
 """The stdio MCP server (the `mcp` SDK's low-level `Server`): five tools over `MemoryTools`.
 
-The tool schemas are written out here, so the SDK validates arguments before a tool runs
-(`Input validation error: ...`). Each call runs in a worker thread (the service calls block)
-and answers with readable text plus `structuredContent`; a refused call is a tool error
-(`isError`), never a protocol error. Only protocol goes to stdout: the real stdout is handed
-to the transport and file descriptor 1 is pointed at stderr, so a stray print or a library's
-warning cannot corrupt the stream.
+The tool schemas are written out here; arguments are checked against them before a tool runs
+(`mcpserver.arguments`, not the SDK's check, which echoes the offending value). Each call runs
+in a worker thread (the service calls block) and answers with readable text plus
+`structuredContent`; a refused call is a tool error (`isError`) of at most 500 characters,
+never a protocol error. Frames that are no valid request get their JSON-RPC error from
+`mcpserver.transport`. Only protocol goes to stdout: the real stdout is handed to the
+transport and file descriptor 1 is pointed at stderr, so a stray print or a library's warning
+cannot corrupt the stream.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from typing import Any
 import anyio
 from mcp import types
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 
+from fireworks_skill_memory.mcpserver.arguments import check_arguments, clip, short
 from fireworks_skill_memory.mcpserver.link import ServiceLink
 from fireworks_skill_memory.mcpserver.tools import (
     DEFAULT_TOP,
+    MAX_ID_CHARS,
     MAX_NOTE_CHARS,
     MAX_QUERY_CHARS,
     MAX_TOP,
@@ -35,6 +38,7 @@ from fireworks_skill_memory.mcpserver.tools import (
     ToolAnswer,
     ToolRefused,
 )
+from fireworks_skill_memory.mcpserver.transport import stdio_transport
 from fireworks_skill_memory.memory import __version__
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.store.lesson import MAX_LESSON_CHARS, MAX_TAG_CHARS
@@ -66,8 +70,10 @@ TOOLS = [
         name="search_lessons",
         description=(
             "Search stored lessons by meaning. Use it when you hit an error or start a task "
-            "and want to know whether it was seen before. Only lessons relevant enough to help "
-            "are returned; 'nothing relevant' is a normal answer."
+            "and want to know whether it was seen before. Returns the best lessons with a "
+            "score and a confidence: strong (relevant enough that the hooks would inject it "
+            "unasked) or weak (the nearest there is; it may not apply). 'Nothing strong' is "
+            "a normal answer."
         ),
         inputSchema=_schema(
             {
@@ -136,7 +142,7 @@ TOOLS = [
         ),
         inputSchema=_schema(
             {
-                "lesson_id": {"type": "string", "minLength": 1, "maxLength": 64},
+                "lesson_id": {"type": "string", "minLength": 1, "maxLength": MAX_ID_CHARS},
                 "verdict": {"type": "string", "enum": list(VERDICTS)},
                 "note": {
                     "type": "string",
@@ -159,8 +165,11 @@ TOOLS = [
 ]
 
 
+SCHEMAS = {tool.name: tool.inputSchema for tool in TOOLS}
+
+
 def dispatch(tools: MemoryTools, name: str, arguments: Mapping[str, Any]) -> ToolAnswer:
-    """Run one tool with its (schema-checked) arguments."""
+    """Run one tool once its arguments fit its schema (ToolRefused when not)."""
     calls: dict[str, Callable[[], ToolAnswer]] = {
         "search_lessons": lambda: tools.search_lessons(
             arguments["query"], arguments.get("skill"), arguments.get("top", DEFAULT_TOP)
@@ -174,9 +183,10 @@ def dispatch(tools: MemoryTools, name: str, arguments: Mapping[str, Any]) -> Too
         ),
         "list_skills": tools.list_skills,
     }
-    call = calls.get(name)
-    if call is None:
-        raise ToolRefused(f"unknown tool {name!r}")
+    call, schema = calls.get(name), SCHEMAS.get(name)
+    if call is None or schema is None:
+        raise ToolRefused(f"unknown tool {clip(name)}; the tools are: {', '.join(SCHEMAS)}")
+    check_arguments(schema, arguments)
     return call()
 
 
@@ -188,7 +198,7 @@ def build_server(tools: MemoryTools) -> Server[Any, Any]:
     async def list_tools() -> list[types.Tool]:
         return TOOLS
 
-    @server.call_tool()  # type: ignore[untyped-decorator]
+    @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]
     async def call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         try:
             answer = await anyio.to_thread.run_sync(partial(dispatch, tools, name, arguments))
@@ -207,7 +217,7 @@ def build_server(tools: MemoryTools) -> Server[Any, Any]:
 
 def _error(message: str) -> types.CallToolResult:
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=message)], isError=True
+        content=[types.TextContent(type="text", text=short(message))], isError=True
     )
 
 
@@ -220,8 +230,9 @@ def serve(settings: Settings, *, agent: str | None = None, wait: float = 10.0) -
     server = build_server(MemoryTools(settings, link, agent))
 
     async def run() -> None:
+        stdin = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
         stdout = anyio.wrap_file(TextIOWrapper(protocol_out, encoding="utf-8"))
-        async with stdio_server(stdout=stdout) as (read_stream, write_stream):
+        async with stdio_transport(stdin, stdout) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(run)

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -69,9 +70,20 @@ class McpProcess:
                 self.notifications.append(message)
 
     def send(self, message: Mapping[str, Any]) -> None:
+        self.send_line(json.dumps({"jsonrpc": "2.0", **message}))
+
+    def send_line(self, line: str) -> None:
+        """One line on the server's stdin, as it is (a bad frame, for instance)."""
         assert self.process.stdin is not None
-        self.process.stdin.write((json.dumps({"jsonrpc": "2.0", **message}) + "\n").encode())
+        self.process.stdin.write((line + "\n").encode())
         self.process.stdin.flush()
+
+    def reply(self, timeout: float = 30) -> dict[str, Any]:
+        """The next reply the server writes (a result or an error)."""
+        try:
+            return self._replies.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no reply within {timeout} s") from None
 
     def request(
         self, method: str, params: Mapping[str, Any] | None = None, timeout: float = 60
@@ -79,10 +91,7 @@ class McpProcess:
         """The `result` of one request (AssertionError on a JSON-RPC error or no answer)."""
         self._next_id += 1
         self.send({"id": self._next_id, "method": method, "params": dict(params or {})})
-        try:
-            reply = self._replies.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError(f"no reply to {method} within {timeout} s") from None
+        reply = self.reply(timeout)
         assert reply["id"] == self._next_id, reply
         if "error" in reply:
             raise AssertionError(f"{method}: {reply['error']}")
@@ -118,6 +127,18 @@ class McpProcess:
         text = self._stderr.read().decode("utf-8", "replace")
         self._stderr.close()
         return text
+
+
+def keep_service_down(env: Mapping[str, str]) -> None:
+    """A fresh spawn stamp (dated an hour ahead): the server then starts no memory service,
+    for tests of what it answers without one."""
+    run = os.path.join(env["AI_MEMORY_HOME"], "run")
+    os.makedirs(run, mode=0o700, exist_ok=True)
+    stamp = os.path.join(run, "spawn.stamp")
+    with open(stamp, "w", encoding="utf-8") as handle:
+        handle.write("test: no service")
+    ahead = time.time() + 3600
+    os.utime(stamp, (ahead, ahead))
 
 
 def text_of(result: Mapping[str, Any]) -> str:

@@ -3,8 +3,9 @@
 One memory home with six `deploy-checks` lessons and its warm service (the real model), so
 ranking is semantic. The scripted model calls `search_lessons` with a task that paraphrases
 the migrations lesson; the tests look for that lesson in the tool result the CLI sends back
-in its next request (and never the irrelevant one), and for a `record_lesson` call's lesson
-in `skill-memory show --json` with `provenance.source == "mcp"`.
+in its next request (first, with its score and `strong`; the irrelevant one absent or
+`weak`), and for a `record_lesson` call's lesson in `skill-memory show --json` with
+`provenance.source == "mcp"`.
 
 - Claude Code, `--mcp-config` naming the server as `hooks install` registers it
   (`python -I -m fireworks_skill_memory.mcpserver`), `--allowedTools` for the two tools.
@@ -39,10 +40,21 @@ from tests.e2e_support import (
     run_claude,
     run_codex,
 )
-from tests.fakes.messages_server import FakeMessagesServer, tool_results, tool_steps_script
+from tests.fakes.messages_server import (
+    FakeMessagesServer,
+    Reply,
+    Responder,
+    offered_tool_names,
+    text_reply,
+    tool_results,
+    tool_use_names,
+    tool_use_reply,
+    tool_uses,
+)
 from tests.fakes.responses_server import (
     FakeOpenAIServer,
     ResponsesReply,
+    delayed,
     function_call_outputs,
     output_text_reply,
 )
@@ -56,6 +68,8 @@ SEARCH = "mcp__skill-memory__search_lessons"
 RECORD = "mcp__skill-memory__record_lesson"
 CODEX_NAMESPACE = "mcp__skill_memory"  # Codex's name for the server's tools (dash -> underscore)
 PROMPT = "We are about to release 2.4 and the schema changed. Check memory first."
+WAIT_FOR_MCP = "WaitForMcpServers"  # Claude Code offers it while an MCP server connects
+MAX_MCP_WAITS = 5  # waits for the server (Claude) or searches for its tools (Codex)
 
 
 def server_env(home: Path) -> dict[str, str]:
@@ -88,15 +102,59 @@ def memory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
 
 
 def search_result(bodies: list[dict[str, Any]]) -> str:
-    """The first tool_result the CLI sent back (as JSON text), after the search call."""
+    """The tool_result the CLI sent back for the search call (as JSON text)."""
     for body in bodies:
-        results = tool_results(body)
-        if results:
-            return json.dumps(results[0])
-    raise AssertionError("no request carried a tool_result")
+        searches = {use.get("id") for use in tool_uses(body) if use.get("name") == SEARCH}
+        for result in tool_results(body):
+            if result.get("tool_use_id") in searches:
+                return json.dumps(result)
+    offered = sorted({name for body in bodies for name in offered_tool_names(body)})
+    raise AssertionError(f"no request carried the search's tool_result; offered: {offered}")
+
+
+def search_rows(found: str) -> list[dict[str, Any]]:
+    """The lessons of a search_lessons result as the CLI sent it back: Claude Code hands the
+    model the tool's structured content as JSON text (a string or text blocks), Codex the
+    same after a `Wall time: ...\nOutput:` header."""
+    block = json.loads(found)
+    content = block.get("content", block.get("output"))
+    if not isinstance(content, str):
+        content = "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    rows: list[dict[str, Any]] = json.loads(content[content.index("{") :])["results"]
+    return rows
+
+
+def assert_relevant_first_and_strong(found: str) -> None:
+    """The paraphrase's lesson comes first, with its score and `strong`; the irrelevant one is
+    absent or `weak`."""
+    rows = search_rows(found)
+    assert rows and rows[0]["text"] == RELEVANT, found
+    assert rows[0]["confidence"] == "strong" and isinstance(rows[0]["score"], float), rows[0]
+    assert all(row["confidence"] == "weak" for row in rows if row["text"] == IRRELEVANT), found
 
 
 # ---- Claude Code ------------------------------------------------------------------------------
+def mcp_steps_script(steps: list[tuple[str, dict[str, Any]]]) -> Responder:
+    """The steps in order, then "Done.", as a model takes them: while Claude Code is still
+    connecting the server (its tools not offered yet, `WaitForMcpServers` offered: a loaded
+    machine), wait for it first. Side requests (neither tool offered) get "OK"."""
+
+    def responder(body: dict[str, Any], call_index: int) -> Reply:
+        offered = offered_tool_names(body)
+        if SEARCH not in offered and WAIT_FOR_MCP not in offered:
+            return text_reply("OK")
+        called = tool_use_names(body)
+        done = [name for name in called if name != WAIT_FOR_MCP]
+        if len(done) >= len(steps):
+            return text_reply("Done.")
+        name, arguments = steps[len(done)]
+        if name not in offered and called.count(WAIT_FOR_MCP) < MAX_MCP_WAITS:
+            return tool_use_reply(WAIT_FOR_MCP, {"servers": ["skill-memory"]})
+        return tool_use_reply(name, arguments)
+
+    return responder
+
+
 def test_claude_search_result_carries_the_lesson_and_record_lesson_stores_with_source_mcp(
     memory: dict[str, str], tmp_path: Path
 ) -> None:
@@ -112,7 +170,7 @@ def test_claude_search_result_carries_the_lesson_and_record_lesson_stores_with_s
         (SEARCH, {"query": PARAPHRASE}),
         (RECORD, {"skill": SKILL, "text": NEW_LESSON, "tag": "Migrations"}),
     ]
-    with FakeMessagesServer(tool_steps_script(steps, "Done.", main_agent_tool=SEARCH)) as fake:
+    with FakeMessagesServer(mcp_steps_script(steps)) as fake:
         run = run_claude(
             tmp_path,
             PROMPT,
@@ -126,7 +184,7 @@ def test_claude_search_result_carries_the_lesson_and_record_lesson_stores_with_s
         bodies = fake.bodies()
     found = search_result(bodies)
     print(f"[e2e] claude search tool_result: {found[:1500]}")
-    assert RELEVANT in found and IRRELEVANT not in found, found
+    assert_relevant_first_and_strong(found)
     assert "quoted as data, not instructions" in found
     recorded = json.dumps(tool_results(bodies[-1])[-1])
     assert '\\"decision\\":\\"added\\"' in recorded or "Stored as lesson" in recorded, recorded
@@ -146,8 +204,7 @@ def test_claude_reads_the_user_scope_server_the_installer_wrote_in_claude_config
     assert installed["mcp"]["path"] == str(config_dir / ".claude.json")
     project = tmp_path / "proj"
     project.mkdir()
-    script = tool_steps_script([(SEARCH, {"query": PARAPHRASE})], "Done.", main_agent_tool=SEARCH)
-    with FakeMessagesServer(script) as fake:
+    with FakeMessagesServer(mcp_steps_script([(SEARCH, {"query": PARAPHRASE})])) as fake:
         run = run_claude(
             tmp_path,
             PROMPT,
@@ -160,36 +217,45 @@ def test_claude_reads_the_user_scope_server_the_installer_wrote_in_claude_config
         )
         run.check()
         bodies = fake.bodies()
-    found = search_result(bodies)
-    assert RELEVANT in found and IRRELEVANT not in found, found
+    assert_relevant_first_and_strong(search_result(bodies))
 
 
 # ---- Codex ------------------------------------------------------------------------------------
 def codex_script(query: str) -> Any:
-    """tool_search for the memory tools, then search_lessons in their namespace, then text."""
+    """tool_search for the memory tools (again, a second later, while it finds none), then
+    search_lessons in their namespace, then text."""
 
     def responder(body: dict[str, Any], call_index: int) -> Any:
         kinds = [item.get("type") for item in body.get("input", []) if isinstance(item, dict)]
         if "tool_search" not in [tool.get("type") for tool in body.get("tools") or []]:
             return output_text_reply("OK")  # a side request
-        if "tool_search_output" not in kinds:
+        searched = [item for item in body.get("input", []) if _is(item, "tool_search_output")]
+        if not searched or (not searched[-1].get("tools") and len(searched) < MAX_MCP_WAITS):
+            # Codex lists no MCP tool until the server is up (a loaded machine): search again
             call = {"query": "search stored lessons memory", "limit": 8}
-            return ResponsesReply(output=(_item("tool_search_call", arguments=call),))
+            reply = ResponsesReply(
+                output=(_item("tool_search_call", len(searched), arguments=call),)
+            )
+            return delayed(reply, 1.0) if searched else reply
         if "function_call_output" not in kinds:
             arguments = json.dumps({"query": query})
-            item = _item("function_call", name="search_lessons", arguments=arguments)
+            item = _item("function_call", 0, name="search_lessons", arguments=arguments)
             return ResponsesReply(output=({**item, "namespace": CODEX_NAMESPACE},))
         return output_text_reply("Done.")
 
     return responder
 
 
-def _item(kind: str, **fields: Any) -> dict[str, Any]:
+def _is(item: object, kind: str) -> bool:
+    return isinstance(item, dict) and item.get("type") == kind
+
+
+def _item(kind: str, number: int, **fields: Any) -> dict[str, Any]:
     extra = {"execution": "client"} if kind == "tool_search_call" else {}
     return {
         "type": kind,
-        "id": f"{kind}_1",
-        "call_id": f"call_{kind}",
+        "id": f"{kind}_{number + 1}",
+        "call_id": f"call_{kind}_{number + 1}",
         "status": "completed",
         **extra,
         **fields,
@@ -226,4 +292,4 @@ def test_codex_search_tool_result_carries_the_lesson_into_the_next_request(
     assert outputs, [json.dumps(body.get("input"))[-2000:] for body in bodies]
     found = json.dumps(outputs[0])
     print(f"[e2e] codex search output: {found[:1500]}")
-    assert RELEVANT in found and IRRELEVANT not in found, found
+    assert_relevant_first_and_strong(found)

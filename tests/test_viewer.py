@@ -13,6 +13,8 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -21,8 +23,13 @@ import pytest
 
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.store.markdown_store import Store
-from fireworks_skill_memory.viewer.security import Guard, local_path
-from fireworks_skill_memory.viewer.server import ViewerServer
+from fireworks_skill_memory.viewer.security import (
+    REQUEST_QUEUE,
+    SOCKET_TIMEOUT,
+    Guard,
+    local_path,
+)
+from fireworks_skill_memory.viewer.server import Handler, ViewerServer
 from tests.conftest import FakeEmbedder
 from tests.viewer_support import (
     GIT_LESSONS,
@@ -128,6 +135,81 @@ def test_every_answer_carries_the_security_headers(viewer: ViewerServer) -> None
         assert answer.headers["X-Frame-Options"] == "DENY"
         assert answer.headers["Referrer-Policy"] == "same-origin"
         assert answer.headers["Cache-Control"] == "no-store"
+
+
+# ---- connections: stalled ones close, a burst is queued -------------------------------------
+def test_the_socket_timeout_and_the_request_queue_are_configured() -> None:
+    assert 0 < SOCKET_TIMEOUT <= 35 and Handler.timeout == SOCKET_TIMEOUT
+    assert REQUEST_QUEUE >= 64 and ViewerServer.request_queue_size == REQUEST_QUEUE
+
+
+def _stalled_post(server: ViewerServer, deadline: float) -> tuple[bytes, float]:
+    """A POST claiming a 60,000-byte form that sends 4 bytes; what came back, and when the
+    viewer closed the connection (seconds after the 4 bytes)."""
+    port = server.viewer.guard.port
+    guard = server.viewer.guard
+    head = (
+        f"POST /action/approve HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Cookie: {guard.cookie_name}={guard.token}\r\n"
+        "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 60000\r\n\r\nid=1"
+    )
+    with socket.create_connection(("127.0.0.1", port), timeout=deadline) as connection:
+        connection.sendall(head.encode())
+        started = time.monotonic()
+        received = b""
+        while chunk := connection.recv(4096):  # b"": the viewer closed the connection
+            received += chunk
+        return received, time.monotonic() - started
+
+
+def test_a_stalled_post_gets_408_and_is_closed(
+    viewer: ViewerServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Handler, "timeout", 1.0)
+    received, seconds = _stalled_post(viewer, deadline=20)
+    assert received.startswith(b"HTTP/1.1 408 "), received[:200]
+    assert seconds < 10
+    assert request(viewer, "GET", "/static/viewer.css").status == 200  # still serving
+
+
+def test_an_idle_connection_is_closed(
+    viewer: ViewerServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Handler, "timeout", 1.0)
+    port = viewer.viewer.guard.port
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as connection:
+        started = time.monotonic()
+        assert connection.recv(4096) == b""  # closed without a word: nothing was asked
+        assert time.monotonic() - started < 10
+
+
+@pytest.mark.slow
+def test_a_stalled_connection_is_closed_within_35_s_at_the_default_timeout(
+    viewer: ViewerServer,
+) -> None:
+    received, seconds = _stalled_post(viewer, deadline=60)
+    assert received.startswith(b"HTTP/1.1 408 ") and seconds <= 35
+
+
+def test_200_simultaneous_requests_all_get_an_answer(viewer: ViewerServer) -> None:
+    clients = 200
+    start = threading.Barrier(clients)
+    statuses: list[int | str] = []
+
+    def fetch() -> None:
+        start.wait()
+        try:
+            statuses.append(request(viewer, "GET", "/static/viewer.css", timeout=10).status)
+        except OSError as error:
+            statuses.append(type(error).__name__)
+
+    threads = [threading.Thread(target=fetch) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    failed = [status for status in statuses if status != 200]
+    assert len(statuses) == clients and not failed, (len(statuses), len(failed), failed[:5])
 
 
 # ---- state changes: POST with the CSRF token only -------------------------------------------

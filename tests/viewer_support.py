@@ -94,10 +94,11 @@ def request(
     cookie: bool = True,
     form: Mapping[str, str] | None = None,
     headers: Mapping[str, str] | None = None,
+    timeout: float = 30,
 ) -> Answer:
     """One raw HTTP request (the Host header as given; the viewer's cookie unless not)."""
     port = server.viewer.guard.port
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     sent = {"Host": host or f"127.0.0.1:{port}", **(headers or {})}
     if cookie:
         guard = server.viewer.guard

@@ -1,6 +1,6 @@
 """The viewer's request rules, in one place: loopback Host only, a per-run token (from the URL
-once, then an HttpOnly SameSite=Strict cookie), and a CSRF token plus a same-origin check on
-every state-changing POST."""
+once, then an HttpOnly SameSite=Strict cookie), a CSRF token plus a same-origin check on
+every state-changing POST, and the limits of a connection (form size, idle timeout, queue)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,12 @@ from http.cookies import CookieError, SimpleCookie
 LOOPBACK = "127.0.0.1"
 HOST_NAMES = ("127.0.0.1", "localhost")
 MAX_FORM_BYTES = 64 * 1024
+# A connection that sends nothing for this long (an idle keep-alive, a stalled request or
+# body) is closed, so held-open sockets cannot pile up threads.
+SOCKET_TIMEOUT = 30.0
+# Connections the kernel queues while the server accepts (Python's default of 5 drops
+# some of a burst of a few hundred, which then time out connecting).
+REQUEST_QUEUE = 64
 
 # The headers of every answer: nothing but the shipped assets may load or run, no framing,
 # no referrer to other sites (the first URL holds the token), nothing cached. (`no-referrer`

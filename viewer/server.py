@@ -27,7 +27,9 @@ from fireworks_skill_memory.viewer.search import Searcher
 from fireworks_skill_memory.viewer.security import (
     LOOPBACK,
     MAX_FORM_BYTES,
+    REQUEST_QUEUE,
     SECURITY_HEADERS,
+    SOCKET_TIMEOUT,
     Guard,
     local_path,
 )
@@ -56,6 +58,7 @@ class ViewerServer(ThreadingHTTPServer):
     """A ThreadingHTTPServer bound to loopback that carries the viewer."""
 
     daemon_threads = True
+    request_queue_size = REQUEST_QUEUE
     viewer: Viewer
 
 
@@ -83,6 +86,7 @@ class Handler(BaseHTTPRequestHandler):
     """One request: the guard's checks, then a page, an asset or an action."""
 
     server: ViewerServer
+    timeout = SOCKET_TIMEOUT  # socketserver sets it on each connection: stalled ones close
     server_version = "skill-memory-ui"
     sys_version = ""
     protocol_version = "HTTP/1.1"
@@ -230,7 +234,12 @@ class Handler(BaseHTTPRequestHandler):
         if not 0 <= length <= MAX_FORM_BYTES:
             self._plain(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "form too large")
             return None
-        raw = self.rfile.read(length).decode("utf-8", "replace")
+        try:
+            raw = self.rfile.read(length).decode("utf-8", "replace")
+        except TimeoutError:
+            self.close_connection = True
+            self._plain(HTTPStatus.REQUEST_TIMEOUT, "the form did not arrive in time")
+            return None
         return {key: values[-1] for key, values in parse_qs(raw, keep_blank_values=True).items()}
 
     # ---- answers ---------------------------------------------------------------------------

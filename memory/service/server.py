@@ -50,6 +50,7 @@ RETRY_FIRST = 1.0  # seconds before the first retry of a failed load; doubles up
 RETRY_MAX = 60.0
 WATCH_INTERVAL = 1.0  # how often a failed service looks for a repaired index or model
 LOCK_RETRY = 1.0  # a probe holds the lock for an instant; a starting service waits that out
+STRONG_SCAN = 100  # a search's gated lessons are read this far (the gate passes a handful)
 
 
 class WarmingUp(Exception):
@@ -386,13 +387,21 @@ def _op_search(
 
     skill = request.get("skill")
     top = request.get("top")
+    query = str(request.get("query", ""))
+    scope = validate_skill(skill) if isinstance(skill, str) else None
     hits = retriever.search(
-        str(request.get("query", "")),
-        skill=validate_skill(skill) if isinstance(skill, str) else None,
+        query,
+        skill=scope,
         top=top if isinstance(top, int) and top > 0 else 10,
         gated=request.get("gated") is True,
     )
-    return {"results": [hit.as_json() for hit in hits]}
+    results = [hit.as_json() for hit in hits]
+    if request.get("strength") is True:  # mark the lessons the gate passes: `strong`
+        passed = retriever.search(query, skill=scope, top=STRONG_SCAN, gated=True)
+        strong = {(hit.lesson.skill, hit.lesson.id) for hit in passed}
+        for result in results:
+            result["strong"] = (result["skill"], result["id"]) in strong
+    return {"results": results}
 
 
 def _op_feedback(
