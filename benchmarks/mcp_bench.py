@@ -259,7 +259,7 @@ class Bench:
 
             def service_only(index: int) -> float:
                 _, task = query(index, "service")
-                payload = {"query": task, "skill": None, "top": 5, "strength": True}
+                payload = {"query": task, "skill": None, "top": 5}
                 started = time.perf_counter()
                 call(str(self.home), "search", payload, timeout=20.0)
                 return time.perf_counter() - started

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import click
 
@@ -71,6 +72,28 @@ def _as_json(report: ComponentReport) -> dict[str, object]:
     }
 
 
+def _write_fitted(path: str, reports: list[ComponentReport]) -> None:
+    from fireworks_skill_memory.memory.retrieval.fitted import render
+    from fireworks_skill_memory.memory.store.files import write_atomic
+
+    by_name = {report.component: report for report in reports}
+    tables = {
+        "task": _numbers(by_name["retrieval"].fitted),
+        "failure": _numbers(by_name["failures"].fitted),
+    }
+    header = (
+        "Ranking weights and gates fitted by `skill-memory eval cv` on the dev sets (every dev\n"
+        "item); `eval cv` reports how the same fitting holds out under 5-fold cross-validation\n"
+        "by skill. Written by `skill-memory eval cv --write-fitted`: do not edit by hand."
+    )
+    write_atomic(path, render(tables, header))
+    click.echo(f"wrote the fitted weights to {path}", err=True)
+
+
+def _numbers(table: Mapping[str, object]) -> dict[str, float | int]:
+    return {k: v for k, v in table.items() if isinstance(v, (int, float))}
+
+
 @click.command("cv")
 @click.option(
     "--data",
@@ -96,9 +119,21 @@ def _as_json(report: ComponentReport) -> dict[str, object]:
     default=True,
     help="Keep the vectors of evaluated texts in the user's cache folder [default: on].",
 )
+@click.option(
+    "--write-fitted",
+    "fitted_file",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the ranking weights fitted on every item (retrieval and failures) as a"
+    " weights file, the one the product ships in memory/retrieval/weights.toml.",
+)
 @json_option
 def cv_command(
-    data_dir: str, components: tuple[str, ...], ablations: bool, cache: bool, as_json: bool
+    data_dir: str,
+    components: tuple[str, ...],
+    ablations: bool,
+    cache: bool,
+    fitted_file: str | None,
+    as_json: bool,
 ) -> None:
     """Fit every threshold and weight inside training folds and score the held-back fold.
 
@@ -114,12 +149,18 @@ def cv_command(
       skill-memory eval cv --data ../shared/eval
       skill-memory eval cv --data ../shared/eval --component retrieval --no-ablations
       skill-memory eval cv --data ../shared/eval --json > cv.json
+      skill-memory eval cv --data ../shared/eval --component retrieval \\
+          --component failures --write-fitted memory/retrieval/weights.toml
     """
     from fireworks_skill_memory.memory.evaluation.data import EvalData
     from fireworks_skill_memory.memory.evaluation.suite import Context, run
     from fireworks_skill_memory.memory.evaluation.vectors import CachedEmbedder, cache_folder
     from fireworks_skill_memory.models.embedders import load_embedder
 
+    if fitted_file and not {"retrieval", "failures"} <= set(components or COMPONENTS):
+        raise click.BadParameter(
+            "needs the retrieval and failures components", param_hint="--write-fitted"
+        )
     cfg = settings()
     environ = dict(cfg.environ)
     embedder = CachedEmbedder(
@@ -135,6 +176,8 @@ def cv_command(
         )
     finally:
         embedder.save()
+    if fitted_file:
+        _write_fitted(fitted_file, reports)
     if as_json:
         emit_json({report.component: _as_json(report) for report in reports})
         return

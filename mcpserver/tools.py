@@ -74,7 +74,7 @@ class MemoryTools:
         query = _text_argument("query", query, MAX_QUERY_CHARS)
         scope = _skill_argument(skill) if skill is not None else None
         top = _top_argument(top)
-        reply = self._ask("search", {"query": query, "skill": scope, "top": top, "strength": True})
+        reply = self._ask("search", {"query": query, "skill": scope, "top": top})
         records = _records(reply.get("results"))
         rows = [
             {**row, "confidence": STRONG if record.get("strong") is True else WEAK}

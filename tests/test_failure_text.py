@@ -6,21 +6,25 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from fireworks_skill_memory.memory.retrieval import lexical
 from fireworks_skill_memory.memory.retrieval.failure import (
     FAILURE_HEADING,
-    SYMPTOM_WORDS,
     TASK_WORDS,
     failure_block,
-    failure_symptom,
     failure_task,
     normalise_line,
 )
-from fireworks_skill_memory.memory.retrieval.failure_ranking import FAILURE_GATE, rank_scope
+from fireworks_skill_memory.memory.retrieval.failure_ranking import failure_weights, rank_scope
 from fireworks_skill_memory.memory.retrieval.glossary import all_symptoms, matching_symptoms
-from fireworks_skill_memory.memory.retrieval.ranking import RankingWeights
-from fireworks_skill_memory.memory.retrieval.retriever import ScopeCandidates, Task
+from fireworks_skill_memory.memory.retrieval.ranking import Features, RankingWeights
+from fireworks_skill_memory.memory.retrieval.retriever import (
+    ScopeCandidates,
+    Task,
+    scope_features,
+    task_text,
+)
 from tests.conftest import CliInvoker, write_eval_corpus
 
 
@@ -75,7 +79,6 @@ def test_failure_task_keeps_the_command_and_the_error_lines() -> None:
     assert "ConnectionRefusedError" in task and "Connection refused" in task
     assert "socket.py" not in task  # only the first stack frame is kept
     assert "downloading" not in task
-    assert len(failure_symptom(task).split()) <= SYMPTOM_WORDS
 
 
 def test_failure_task_is_capped_and_empty_for_nothing() -> None:
@@ -83,23 +86,17 @@ def test_failure_task_is_capped_and_empty_for_nothing() -> None:
     long_error = "\n".join(f"error: missing field number{i} in record" for i in range(500))
     task = failure_task("load --all", long_error)
     assert task.startswith("load --all\n")
-    assert len(failure_symptom(task).split()) <= SYMPTOM_WORDS
+    assert len(task.split("\n")[1].split()) <= TASK_WORDS
     one_long_line = "error: " + " ".join(f"field{i}" for i in range(500))
     long_task = failure_task("load", one_long_line)
-    assert len(long_task.split("\n")[1].split()) == TASK_WORDS  # the lexical match sees 90
-    assert len(failure_symptom(long_task).split()) == SYMPTOM_WORDS  # 30 are embedded
+    assert len(long_task.split("\n")[1].split()) == TASK_WORDS
 
 
-def test_the_symptom_is_the_error_lines_without_the_command() -> None:
+def test_the_task_is_the_command_then_the_error_lines() -> None:
     task = failure_task("docker build -t api .", "npm error code EBADENGINE\nexit code 1")
     command, error = task.split("\n")
     assert command == "docker build -t api ."
-    assert failure_symptom(task) == error
     assert "EBADENGINE" in error and "docker" not in error
-    assert failure_symptom(failure_task("make release", "")) == "make release"
-    assert failure_symptom(failure_task("", "fatal: not a git repository")) == (
-        "fatal: not a git repository"
-    )
 
 
 def test_normalised_text_matches_the_lesson_lexically() -> None:
@@ -144,24 +141,31 @@ def _scope(texts: list[str], vectors: np.ndarray) -> ScopeCandidates:
 
 
 class FixedRetriever:
-    """One scope's lessons and a vector per embedded text (the error lines get `symptom`)."""
+    """One scope's lessons and a vector per embedded text: the failure text gets `whole`,
+    a glossary explanation `explained`."""
 
-    def __init__(self, scope: ScopeCandidates, symptom: list[float], explained: list[float]):
-        self.scope, self.symptom, self.explained = scope, symptom, explained
+    def __init__(self, scope: ScopeCandidates, whole: list[float], explained: list[float]):
+        self.scope, self.whole, self.explained = scope, whole, explained
         self.embedded: list[Task] = []
 
-    def candidates(self, skill: str | None) -> object:
+    def candidates(self, skill: str | None) -> ScopeCandidates:
         return self.scope
 
     def task_vector(self, task: Task) -> np.ndarray:
         self.embedded.append(task)
         explanations = {family.explains for family in all_symptoms()}
-        vector = self.explained if task in explanations else self.symptom
+        vector = self.explained if task in explanations else self.whole
         return np.asarray(vector) / np.linalg.norm(vector)
+
+    def query_features(self, candidates: ScopeCandidates, task: Task) -> Features | None:
+        text = task_text(task)
+        assert text is not None
+        return scope_features(candidates, self.task_vector(task), text, RankingWeights())
 
 
 DOUBLE_FREE = "free(): double free detected in tcache 2\nAborted (core dumped)"
 PORT_IN_USE = "Error: listen EADDRINUSE: address already in use :::3000"
+WEIGHTS = failure_weights()
 
 
 def test_the_glossary_knows_both_kinds_of_fixture_failure() -> None:
@@ -171,52 +175,49 @@ def test_the_glossary_knows_both_kinds_of_fixture_failure() -> None:
     assert machine and machine[0].environment
 
 
-def test_the_cosine_is_taken_against_the_error_lines_only() -> None:
-    """The command is not embedded (it pulls the vector towards the tool, not the error)."""
+def test_the_failure_text_is_embedded_whole() -> None:
     scope = _scope(["prune the docker build cache", "pin the node engines"], np.eye(2, DIMENSIONS))
     retriever = FixedRetriever(scope, [0.0, 1.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0])
     task = failure_task("docker build .", "npm error code EBADENGINE")
     ranking = rank_scope(retriever, "node", task)
-    assert failure_symptom(task) in retriever.embedded
-    assert not any("docker" in str(text) for text in retriever.embedded)
+    assert task in retriever.embedded
     assert ranking.ranked[0].lesson.text == "pin the node engines"
 
 
 def test_the_explanation_finds_the_lesson_that_shares_no_word_with_the_error() -> None:
     texts = ["prefer std::vector to C arrays", "follow the rule of five", "name headers .hpp"]
     scope = _scope(texts, np.eye(3, DIMENSIONS))
-    error_only = FixedRetriever(scope, [1.0, 0.2, 0.0, 1.0], [0.0, 1.0, 0.0, 0.0])
+    retriever = FixedRetriever(scope, [1.0, 0.2, 0.0, 1.0], [0.0, 1.0, 0.0, 0.0])
     task = failure_task("./build/tests/buffer_test", DOUBLE_FREE)
-    ranking = rank_scope(error_only, "node", task)
+    ranking = rank_scope(retriever, "node", task)
     assert ranking.ranked[0].lesson.text == "follow the rule of five"  # the explanation's pick
     assert [hit.lesson.text for hit in ranking.injected] == ["follow the rule of five"]
 
 
 def test_no_family_and_a_middling_match_injects_nothing() -> None:
-    """The skill gate would show it (0.5); a failure needs FailureGate.threshold."""
-    middling = FAILURE_GATE.threshold - 0.05
-    assert middling > RankingWeights().gate_threshold
+    middling = WEIGHTS.ranking.gate_threshold - 0.05
     vectors = np.asarray([[middling, np.sqrt(1 - middling**2), 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]])
     scope = _scope(["rotate the logs weekly", "keep the cache warm"], vectors)
     retriever = FixedRetriever(scope, [1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0])
     ranking = rank_scope(retriever, "node", failure_task("make", "make: *** [all] Stop"))
-    assert ranking.confidence < FAILURE_GATE.threshold and ranking.injected == []
+    assert ranking.confidence < WEIGHTS.ranking.gate_threshold and ranking.injected == []
 
 
-def test_at_most_two_close_lessons_are_shown() -> None:
-    scope = _scope([f"lesson {i}" for i in range(4)], np.tile([1.0, 0.0, 0.0, 0.0], (4, 1)))
+def test_at_most_max_inject_close_lessons_are_shown() -> None:
+    scope = _scope([f"lesson {i}" for i in range(5)], np.tile([1.0, 0.0, 0.0, 0.0], (5, 1)))
     retriever = FixedRetriever(scope, [1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0])
     ranking = rank_scope(retriever, "node", failure_task("./app", DOUBLE_FREE))
-    assert len(ranking.injected) == FAILURE_GATE.max_inject == 2
+    assert len(ranking.injected) == WEIGHTS.ranking.max_inject
 
 
-def test_a_failure_of_the_machine_needs_more_confidence() -> None:
+def test_a_failure_of_the_machine_gets_no_credit_from_its_explanation() -> None:
     scope = _scope(["start the dev server on a free port"], np.eye(1, DIMENSIONS))
     retriever = FixedRetriever(scope, [1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0])
     machine = rank_scope(retriever, "node", failure_task("npm start", PORT_IN_USE))
     code = rank_scope(retriever, "node", failure_task("./app", DOUBLE_FREE))
-    # the machine's failure loses the explanation's credit (1.0 here) and pays the penalty
-    assert machine.confidence < code.confidence - 1.0 - FAILURE_GATE.environment_penalty + 0.05
+    credit = WEIGHTS.ranking.gate_evidence_weight  # times an explanation cosine of 1.0 here
+    assert credit > 0
+    assert machine.confidence == pytest.approx(code.confidence - credit, abs=0.05)
 
 
 # ---- eval retrieval on failure queries --------------------------------------------------

@@ -187,7 +187,11 @@ def report(
 
 
 def _as_table(params: object) -> dict[str, object]:
-    """A fitted parameters dataclass as a flat table ({} for anything else)."""
+    """Fitted parameters as a flat table: their own `table()` when they have one, else the
+    dataclass's fields ({} for anything else)."""
+    table = getattr(params, "table", None)
+    if callable(table):
+        return dict(table())
     if is_dataclass(params) and not isinstance(params, type):
         return asdict(params)
     return {}

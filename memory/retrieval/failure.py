@@ -7,11 +7,9 @@ its noise (line and column numbers, hex ids and hashes, timestamps, temporary pa
 durations, progress bars and table borders). The one function is shared, so the figures of
 `eval retrieval` on failure queries are the hook's figures.
 
-The task text is two lines: the command, then the error lines. Only the error lines are
-embedded (`failure_symptom`): with the command in the text, the embedding leans towards
-what was run ("docker build", "npm ci") and away from what went wrong, and the lessons
-that explain the failure rank lower (dev failures, by skill: best@5 of direct failures
-0.64 -> 0.84). The command still counts for the lexical match.
+The task text is two lines: the command, then the error lines; it is embedded and matched
+as a whole, like a task (embedding the error lines alone ranked worse under
+cross-validation once the glossary's explanations are mixed in).
 
 Standard library only (`re`): it runs in the warm service and in the eval, never on a
 hook's in-process path.
@@ -24,7 +22,6 @@ import re
 COMMAND_CHARS = 300
 SCAN_CHARS = 12_000  # the output's tail that is read (the end of an output says the most)
 TASK_WORDS = 90  # the error lines' budget in words (for the lexical match)
-SYMPTOM_WORDS = 30  # the error lines' words that are embedded (one short chunk: the hot path)
 SIGNAL_LINES = 6  # most error-looking lines kept, the last ones first
 TAIL_LINES = 3  # the output's last lines, kept whatever they say
 FRAME_LINES = 1  # stack frames kept (the first is usually the user's code)
@@ -91,16 +88,6 @@ def failure_task(command: str, output: str) -> str:
     head, *errors = failure_lines(command, output)
     error = " ".join(_cap(" ".join(errors).split(), TASK_WORDS))
     return f"{head}\n{error}".strip()
-
-
-def failure_symptom(task: str) -> str:
-    """The part of a failure task that is embedded: its error lines' first words, else the command.
-
-    Embedding is most of a failure's cost in the service; on the dev failures the first 30
-    words rank as well as all 90.
-    """
-    command, _, error = task.partition("\n")
-    return " ".join((error.strip() or command.strip()).split()[:SYMPTOM_WORDS])
 
 
 def failure_lines(command: str, output: str) -> list[str]:

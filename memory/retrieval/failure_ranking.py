@@ -1,88 +1,83 @@
 """Which lessons explain a failed tool call: the session's skills (and global) ranked for it.
 
-A failure is read once (`read_failure`): its task text (`memory.retrieval.failure.failure_task`),
-the embedding of its error lines alone (`failure_symptom`: the command pulls the vector towards
-the tool, not the error), and the families of the failure glossary its text matches
-(`memory.retrieval.glossary`), whose texts name the usual causes and the practices that prevent
-them, in the words lessons use. Every scope is then ranked with the ordinary formula
-(`memory.retrieval.ranking.rank`) against a cosine that mixes both views::
+A failure is read once (`read_failure`): its task text (`memory.retrieval.failure.failure_task`:
+the command, then the lines of its output that say what went wrong) and the families of the
+failure glossary it matches (`memory.retrieval.glossary`), whose texts name the usual causes
+and the practices that prevent them, in the words lessons use. Each scope is ranked with the
+ordinary formula and gate (`memory.retrieval.ranking.score`, `gate`) over the failure's own
+weights (`[failure]` in `weights.toml`, fitted by `eval cv`), on features that mix both views
+(`failure_features`)::
 
-    cos_i = (1 - EXPLAINED_SHARE) * cos(error lines, lesson_i)
-            + EXPLAINED_SHARE * cos(matched explanations, lesson_i)      (glossary match)
-    cos_i = cos(error lines, lesson_i)                                   (no match)
+    cos_i = (1 - SHARE) * cos(failure text, lesson_i) + SHARE * cos(explanations, lesson_i)
 
-and gated harder than a skill injection (a failure that no lesson explains injects nothing)::
-
-    confidence = max_i(cos_i - HUB * hub_i) + LEX * max_i(lex_i)
-                 + EXPLAINED * max_i(cos(explanations, lesson_i) - HUB * hub_i)   (code)
-                 - ENVIRONMENT                                   (the machine's state)
-
-where a failure is "the machine's state" when the latest family it matched says so.
-Nothing is shown below `FailureGate.threshold`; otherwise the lessons within `relative_cut`
-of the best, at most two. The scopes' gated lessons are merged by score, skipping those the
-session was already shown on an earlier failure. The explanation term rewards a lesson that
-matches what usually causes the failure, not merely the tool's words. A daemon that is down,
-a host that does not resolve or a port in use is rarely what a skill's lessons explain, and
-the explanation of such a family describes the machine (permissions, services, networks),
-which setup lessons match by topic alone: it gets no credit and a penalty. The weights were
-tuned on failure queries with leave-one-skill-out cross-validation (README, "Injection at the
-moment of failure").
+and the gate's confidence also counts the best match of the explanations
+(`Features.evidence`), unless the failure reads as the machine's state (a daemon that is
+down, a host that does not resolve): its family's explanation describes the machine, which
+setup lessons match by topic alone. Without a matched family the failure text is ranked as
+an ordinary task. The scopes' gated lessons are merged by score, skipping those the session
+was already shown on an earlier failure. Every part was kept because cross-validation on the
+dev failures showed it raises the figures (README, "Injection at the moment of failure").
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from functools import cache
+from typing import TYPE_CHECKING, Any, Protocol
 
+from fireworks_skill_memory.memory.retrieval.fitted import fitted_tables
 from fireworks_skill_memory.memory.retrieval.inject import Hit, Injection
-from fireworks_skill_memory.memory.retrieval.ranking import Candidates, RankingWeights, rank
+from fireworks_skill_memory.memory.retrieval.ranking import (
+    Features,
+    RankingWeights,
+    gate,
+    score,
+)
 
 if TYPE_CHECKING:
     import numpy as np
 
     from fireworks_skill_memory.memory.retrieval.glossary import Symptom
-    from fireworks_skill_memory.memory.retrieval.retriever import Task
-
-EXPLAINED_SHARE = 0.65  # the glossary's share of the cosine when a family matched
+    from fireworks_skill_memory.memory.retrieval.retriever import ScopeCandidates, Task
 
 
 @dataclass(frozen=True)
-class FailureGate:
-    """How sure the failure ranking must be before it shows anything, and how much it shows."""
+class FailureWeights:
+    """The failure ranking's weights and gate, and the glossary's share of the cosine."""
 
-    threshold: float = 0.69
-    """Minimum confidence for showing anything."""
-    lexical_weight: float = 0.1
-    """LEX: weight of the best skill-local BM25 match in the confidence."""
-    explained_weight: float = 1.0
-    """EXPLAINED: weight of the best match of the glossary's explanations."""
-    environment_penalty: float = 0.1
-    """ENVIRONMENT: taken off when the failure reads as the machine's state, not the code."""
-    relative_cut: float = 0.15
-    """Show lessons whose score is within this of the best one."""
-    max_inject: int = 2
-    """Most lessons shown for one failure."""
+    ranking: RankingWeights
+    glossary_share: float
 
 
-FAILURE_GATE = FailureGate()
+@cache
+def failure_weights() -> FailureWeights:
+    """The weights `eval cv` fitted for failures (`[failure]` in `weights.toml`)."""
+    table = dict(fitted_tables()["failure"])
+    share = float(table.pop("glossary_share"))
+    values: dict[str, Any] = {
+        key: int(v) if key == "max_inject" else float(v) for key, v in table.items()
+    }
+    ranking = dataclasses.replace(RankingWeights(), **values)
+    return FailureWeights(ranking, share)
 
 
 class Retriever(Protocol):
     """What failure ranking needs of a retriever (`memory.retrieval.retriever.Retriever`)."""
 
-    def candidates(self, skill: str | None) -> object: ...
+    def candidates(self, skill: str | None) -> ScopeCandidates: ...
 
     def task_vector(self, task: Task) -> np.ndarray: ...
+
+    def query_features(self, candidates: ScopeCandidates, task: Task) -> Features | None: ...
 
 
 @dataclass(frozen=True)
 class Failure:
-    """A failed call as the ranking reads it: its text, its two views, its families."""
+    """A failed call as the ranking reads it: its text and the glossary families it matches."""
 
     task: str
-    symptom: np.ndarray
-    """The embedding of the error lines."""
     explained: np.ndarray | None
     """The pooled embedding of the matched families' explanations (None: no family matched)."""
     families: tuple[Symptom, ...]
@@ -95,10 +90,9 @@ class Failure:
 
 
 def read_failure(retriever: Retriever, task: str) -> Failure:
-    """Embed a failure's error lines and the explanations of the families it matches."""
+    """Match a failure against the glossary and embed the matched families' explanations."""
     import numpy as np
 
-    from fireworks_skill_memory.memory.retrieval.failure import failure_symptom
     from fireworks_skill_memory.memory.retrieval.glossary import matching_symptoms
     from fireworks_skill_memory.memory.retrieval.ranking import pool_vectors
 
@@ -107,7 +101,28 @@ def read_failure(retriever: Retriever, task: str) -> Failure:
     if families:
         views = [retriever.task_vector(family.explains) for family in families]
         explained = np.asarray(pool_vectors(np.stack(views)), dtype=np.float32)
-    return Failure(task, retriever.task_vector(failure_symptom(task)), explained, families)
+    return Failure(task, explained, families)
+
+
+def failure_features(
+    whole: Features,
+    explained: np.ndarray | None,
+    share: float,
+    *,
+    evidence: bool = True,
+) -> Features:
+    """The features a failure is ranked on: the failure text's cosine mixed with the
+    explanations' (`explained`, per lesson; None when no family matched), and the
+    explanations as the gate's evidence unless `evidence` is off (the machine's state)."""
+    similarity = whole.similarity
+    if explained is not None and share:
+        similarity = (1 - share) * similarity + share * explained
+    return dataclasses.replace(
+        whole,
+        similarity=similarity,
+        best_clause=similarity,
+        evidence=explained if evidence else None,
+    )
 
 
 @dataclass(frozen=True)
@@ -123,54 +138,22 @@ def rank_scope(
     retriever: Retriever,
     scope: str | None,
     failure: Failure | str,
-    gate: FailureGate = FAILURE_GATE,
+    weights: FailureWeights | None = None,
 ) -> FailureRanking:
     """Rank one scope's lessons (a skill, or None for the global ones) for a failure."""
-    import numpy as np
-
-    from fireworks_skill_memory.memory.retrieval.retriever import ScopeCandidates
-
+    weights = weights or failure_weights()
     if isinstance(failure, str):
         failure = read_failure(retriever, failure)
     candidates = retriever.candidates(scope)
-    if not isinstance(candidates, ScopeCandidates):
-        raise TypeError(f"candidates of {scope!r}: {type(candidates).__name__}")
-    if not candidates.rows or not failure.task.strip():
+    whole = retriever.query_features(candidates, failure.task)
+    if whole is None:
         return FailureRanking([], [], float("nan"))
-    weights = RankingWeights()
-    similarity = candidates.vectors @ failure.symptom
-    explained_match = 0.0
-    if failure.explained is not None:
-        by_explanation = candidates.vectors @ failure.explained
-        similarity = (1 - EXPLAINED_SHARE) * similarity + EXPLAINED_SHARE * by_explanation
-        if not failure.environmental:
-            explained_match = float(np.max(by_explanation - weights.hub_weight * candidates.hub))
-    result = rank(
-        Candidates(
-            texts=[row.text for row in candidates.rows],
-            tags=[row.tag for row in candidates.rows],
-            hits=np.asarray([row.hits for row in candidates.rows], dtype=float),
-            age_months=candidates.ages,
-            similarity=similarity,
-            hub=candidates.hub,
-            tokens=candidates.tokens,
-        ),
-        failure.task,
-        weights,
+    explained = None if failure.explained is None else candidates.vectors @ failure.explained
+    features = failure_features(
+        whole, explained, weights.glossary_share, evidence=not failure.environmental
     )
-    confidence = (
-        float(np.max(result.similarity - weights.hub_weight * result.hub))
-        + gate.lexical_weight * float(np.max(result.lexical))
-        + gate.explained_weight * explained_match
-        - gate.environment_penalty * failure.environmental
-    )
+    result = score(features, weights.ranking)
     order = [int(i) for i in result.order]
-    shown: list[int] = []
-    if confidence >= gate.threshold:
-        best = float(result.scores[order[0]])
-        shown = [
-            i for i in order[: gate.max_inject] if result.scores[i] >= best - gate.relative_cut
-        ]
 
     def hits(indices: Sequence[int]) -> list[Hit]:
         return [
@@ -178,7 +161,7 @@ def rank_scope(
             for i in indices
         ]
 
-    return FailureRanking(hits(order), hits(shown), confidence)
+    return FailureRanking(hits(order), hits(gate(result, weights.ranking)), result.confidence)
 
 
 def failure_hits(
@@ -189,7 +172,7 @@ def failure_hits(
     shown: Collection[str] = (),
     include_global: bool = True,
 ) -> list[Hit]:
-    """The lessons to show for a failure: gated per scope, best first, at most two.
+    """The lessons to show for a failure: gated per scope, best first, at most `max_inject`.
 
     `shown` holds the ids of lessons the session already saw on a failure (never repeated).
     """
@@ -198,13 +181,14 @@ def failure_hits(
         scopes.append(None)
     if not scopes or not task.strip():
         return []
+    weights = failure_weights()
     failure = read_failure(retriever, task)
     found: dict[str, Hit] = {}
     for scope in scopes:
-        for hit in rank_scope(retriever, scope, failure).injected:
+        for hit in rank_scope(retriever, scope, failure, weights).injected:
             if hit.lesson.id not in shown and hit.lesson.id not in found:
                 found[hit.lesson.id] = hit
-    return sorted(found.values(), key=lambda hit: -hit.score)[: FAILURE_GATE.max_inject]
+    return sorted(found.values(), key=lambda hit: -hit.score)[: weights.ranking.max_inject]
 
 
 def failure_injection(

@@ -29,6 +29,7 @@ class Hit:
     similarity: float | None = None
     origin: str = "local"  # "team": from the pulled team layer
     author: str | None = None  # from the lesson's ledger provenance, when known
+    strong: bool = False  # the injection gate passes it for this query
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -42,6 +43,7 @@ class Hit:
             "similarity": None if self.similarity is None else round(self.similarity, 4),
             "origin": self.origin,
             "author": self.author,
+            "strong": self.strong,
         }
 
 

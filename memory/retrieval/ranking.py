@@ -69,13 +69,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
 from fireworks_skill_memory.memory.retrieval import lexical
+from fireworks_skill_memory.memory.retrieval.fitted import fitted
 from fireworks_skill_memory.memory.retrieval.prior import (
     AGE_HALF_LIFE_MONTHS,
     HITS_HALF,
@@ -115,15 +116,25 @@ _CHUNK_WORDS = 60
 _MAX_CHUNKS = 6
 
 
+def _task(key: str) -> Callable[[], float]:
+    """The default of a weight fitted for task ranking (`memory.retrieval.fitted`)."""
+    return lambda: float(fitted("task", key))
+
+
 @dataclass(frozen=True)
 class RankingWeights:
-    """Every tunable of :func:`rank` and :func:`gate`, with the tuned defaults."""
+    """Every tunable of :func:`rank` and :func:`gate`; by default the task ranking's.
 
-    hub_weight: float = 0.4
+    The weights and the gate are fitted by `eval cv` and read from `weights.toml`
+    (`memory.retrieval.fitted`); the BM25, hubness-neighbourhood and prior constants are the
+    formula's fixed shape.
+    """
+
+    hub_weight: float = field(default_factory=_task("hub_weight"))
     """HUB: share of a lesson's neighbourhood similarity subtracted from its cosine."""
     hub_k: int = 10
     """Neighbours averaged for the hubness (fewer when there are fewer candidates)."""
-    lexical_weight: float = 0.01
+    lexical_weight: float = field(default_factory=_task("lexical_weight"))
     """LEX: weight of the length-normalised skill-local BM25 in the relevance."""
     bm25_k1: float = 1.2
     """BM25 term-frequency saturation."""
@@ -137,14 +148,16 @@ class RankingWeights:
     """T: age at which the recency part of the prior halves."""
     recency_share: float = RECENCY_SHARE
     """R: share of the prior given to recency (the rest goes to HIT count)."""
-    gate_threshold: float = 0.50
+    gate_threshold: float = field(default_factory=_task("gate_threshold"))
     """GATE_THRESHOLD: minimum confidence for injecting anything."""
-    gate_lexical_weight: float = 0.2
+    gate_lexical_weight: float = field(default_factory=_task("gate_lexical_weight"))
     """GATE_LEX: weight of the best lexical match in the confidence."""
-    gate_relative_cut: float = 0.25
+    gate_relative_cut: float = field(default_factory=_task("gate_relative_cut"))
     """GATE_RELATIVE_CUT: inject lessons whose score is within this of the best one."""
     max_inject: int = 5
     """MAX_INJECT: most lessons injected for one task."""
+    gate_evidence_weight: float = 0.0
+    """GATE_EVIDENCE: weight of the best match of `Features.evidence` in the confidence."""
 
     @property
     def prior(self) -> PriorWeights:
@@ -324,6 +337,9 @@ class Features:
     hub: FloatArray
     lexical: FloatArray
     prior: FloatArray
+    evidence: FloatArray | None = None
+    """A second cosine per lesson that only the gate reads (a failure's glossary explanations):
+    its best match, less hubness, adds ``GATE_EVIDENCE`` times itself to the confidence."""
 
 
 def features(c: Candidates, task: str, weights: RankingWeights | None = None) -> Features:
@@ -366,6 +382,8 @@ def score(f: Features, weights: RankingWeights | None = None) -> RankedResult:
         if len(scores)
         else math.nan
     )
+    if f.evidence is not None and w.gate_evidence_weight and len(scores):
+        confidence += w.gate_evidence_weight * float(np.max(f.evidence - w.hub_weight * f.hub))
     return RankedResult(
         order=order,
         scores=scores,

@@ -127,6 +127,7 @@ class Ranked:
 
     def hits(self, indices: list[int] | None = None) -> list[Hit]:
         chosen = [int(i) for i in self.result.order] if indices is None else indices
+        passed = set(self.injected) if self.result.has_task else set()
         return [
             Hit(
                 self.candidates.lessons[i],
@@ -135,6 +136,7 @@ class Ranked:
                 origin="team"
                 if self.candidates.rows[i].scope.startswith(TEAM_SCOPE_PREFIX)
                 else "local",
+                strong=i in passed,
             )
             for i in chosen
         ]
@@ -410,30 +412,10 @@ class Retriever:
     def query_features(self, candidates: ScopeCandidates, task: Task) -> Features | None:
         """What the ranking formula reads for `task` over these candidates (None: no task
         text or no candidates)."""
-        import numpy as np
-
-        from fireworks_skill_memory.memory.retrieval.clauses import clause_similarity
-        from fireworks_skill_memory.memory.retrieval.ranking import Candidates, features
-
         text = task_text(task)
         if text is None or not len(candidates.rows):
             return None
-        vector = self.task_vector(task_list(task))
-        similarity = candidates.vectors @ vector
-        return features(
-            Candidates(
-                texts=[row.text for row in candidates.rows],
-                tags=[row.tag for row in candidates.rows],
-                hits=np.asarray([row.hits for row in candidates.rows], dtype=float),
-                age_months=candidates.ages,
-                similarity=clause_similarity(candidates.clauses, vector, similarity),
-                gate_similarity=similarity,
-                hub=candidates.hub,
-                tokens=candidates.tokens,
-            ),
-            text,
-            self.weights,
-        )
+        return scope_features(candidates, self.task_vector(task_list(task)), text, self.weights)
 
     def _ranked(self, candidates: ScopeCandidates, task: Task | None) -> Ranked:
         import numpy as np
@@ -525,7 +507,8 @@ class Retriever:
         """Lessons nearest to `query` in one skill or across all, best first.
 
         With `gated`, only the lessons the injection gate passes (a query no lesson helps
-        finds nothing rather than the nearest noise).
+        finds nothing rather than the nearest noise); without, each hit says whether the gate
+        passes it (`Hit.strong`).
         """
         if task_text(query) is None:
             raise InvalidInput("the search query is empty: give some words to search for")
@@ -534,6 +517,33 @@ class Retriever:
         scopes = dict.fromkeys(hit.lesson.skill for hit in hits[: top * 2])
         standings = {k: v for scope in scopes for k, v in self._standings.get(scope).items()}
         return label_hits(self.settings, by_standing(hits, standings)[:top])
+
+
+def scope_features(
+    candidates: ScopeCandidates, vector: np.ndarray, text: str, weights: RankingWeights
+) -> Features:
+    """The formula's inputs for a task (its text and pooled vector) over a scope's candidates:
+    the whole-lesson cosine, each lesson's best clause, hubness, lexical match and prior."""
+    import numpy as np
+
+    from fireworks_skill_memory.memory.retrieval.clauses import clause_similarity
+    from fireworks_skill_memory.memory.retrieval.ranking import Candidates, features
+
+    similarity = candidates.vectors @ vector
+    return features(
+        Candidates(
+            texts=[row.text for row in candidates.rows],
+            tags=[row.tag for row in candidates.rows],
+            hits=np.asarray([row.hits for row in candidates.rows], dtype=float),
+            age_months=candidates.ages,
+            similarity=clause_similarity(candidates.clauses, vector, similarity),
+            gate_similarity=similarity,
+            hub=candidates.hub,
+            tokens=candidates.tokens,
+        ),
+        text,
+        weights,
+    )
 
 
 def inject_for(

@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
     from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
     from fireworks_skill_memory.memory.retrieval.inject import Hit, Injection
-    from fireworks_skill_memory.memory.retrieval.retriever import Task
+    from fireworks_skill_memory.memory.retrieval.ranking import Features
+    from fireworks_skill_memory.memory.retrieval.retriever import ScopeCandidates, Task
     from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Matcher, Store
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
@@ -50,7 +51,6 @@ RETRY_FIRST = 1.0  # seconds before the first retry of a failed load; doubles up
 RETRY_MAX = 60.0
 WATCH_INTERVAL = 1.0  # how often a failed service looks for a repaired index or model
 LOCK_RETRY = 1.0  # a probe holds the lock for an instant; a starting service waits that out
-STRONG_SCAN = 100  # a search's gated lessons are read this far (the gate passes a handful)
 
 
 class WarmingUp(Exception):
@@ -71,7 +71,9 @@ class ServiceRetriever(Protocol):
 
     def refresh(self) -> None: ...
 
-    def candidates(self, skill: str | None) -> object: ...
+    def candidates(self, skill: str | None) -> ScopeCandidates: ...
+
+    def query_features(self, candidates: ScopeCandidates, task: Task) -> Features | None: ...
 
     def forget_caches(self) -> None: ...
 
@@ -395,13 +397,7 @@ def _op_search(
         top=top if isinstance(top, int) and top > 0 else 10,
         gated=request.get("gated") is True,
     )
-    results = [hit.as_json() for hit in hits]
-    if request.get("strength") is True:  # mark the lessons the gate passes: `strong`
-        passed = retriever.search(query, skill=scope, top=STRONG_SCAN, gated=True)
-        strong = {(hit.lesson.skill, hit.lesson.id) for hit in passed}
-        for result in results:
-            result["strong"] = (result["skill"], result["id"]) in strong
-    return {"results": results}
+    return {"results": [hit.as_json() for hit in hits]}
 
 
 def _op_feedback(
