@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.retrieval import glossary
 from fireworks_skill_memory.memory.retrieval.failure import failure_task, normalise_line
 from fireworks_skill_memory.memory.retrieval.failure_ranking import failure_hits
 from fireworks_skill_memory.memory.retrieval.glossary import (
@@ -111,6 +112,18 @@ misses = ["OtherError: boom"]
 def test_a_malformed_data_file_names_the_file_and_the_entry(text: str, message: str) -> None:
     with pytest.raises(GlossaryError, match=re.escape(message)):
         parse_families("demo.toml", text)
+
+
+def test_a_bad_pattern_names_the_file_and_the_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    families = parse_families("demo.toml", ENTRY.replace("(?-i:DemoError)", "(?-i:Demo("))
+    monkeypatch.setattr(glossary, "all_families", lambda: families)
+    glossary._compiled.cache_clear()
+    try:
+        with pytest.raises(GlossaryError, match=r"demo\.toml: family 'demo': bad pattern"):
+            matching_symptoms(["DemoError: boom"])
+    finally:
+        monkeypatch.undo()
+        glossary._compiled.cache_clear()
 
 
 def test_a_well_formed_entry_is_parsed_into_a_symptom() -> None:
