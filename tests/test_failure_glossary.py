@@ -9,12 +9,20 @@ import numpy as np
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings
-from fireworks_skill_memory.memory.retrieval.failure import failure_task
+from fireworks_skill_memory.memory.retrieval import glossary
+from fireworks_skill_memory.memory.retrieval.failure import failure_task, normalise_line
 from fireworks_skill_memory.memory.retrieval.failure_ranking import failure_hits
 from fireworks_skill_memory.memory.retrieval.glossary import (
     MAX_MATCHES,
+    GlossaryError,
     all_symptoms,
     matching_symptoms,
+)
+from fireworks_skill_memory.memory.retrieval.glossary.families import (
+    FILES,
+    Family,
+    all_families,
+    parse_families,
 )
 from fireworks_skill_memory.memory.retrieval.glossary.vectors import (
     explanation_texts,
@@ -53,6 +61,75 @@ def test_every_entry_is_well_formed() -> None:
 def test_no_entry_matches_a_success() -> None:
     for line in SUCCESS_LINES:
         assert matching_symptoms([line]) == [], line
+
+
+def families_matching(line: str) -> set[str]:
+    """The families whose pattern matches one output line, normalised as the failure path does."""
+    found = matching_symptoms([normalise_line(line)], limit=len(all_symptoms()))
+    return {entry.name for entry in found}
+
+
+@pytest.mark.parametrize("family", all_families(), ids=lambda family: family.symptom.name)
+def test_every_entry_matches_its_examples_and_not_its_near_misses(family: Family) -> None:
+    name = family.symptom.name
+    assert family.matches and family.misses
+    for line in family.matches:
+        assert name in families_matching(line), f"{name} should match: {line}"
+    for line in family.misses:
+        assert name not in families_matching(line), f"{name} should not match: {line}"
+
+
+def test_the_data_files_are_read_in_order_once() -> None:
+    assert [family.symptom for family in all_families()] == list(all_symptoms())
+    files = [FILES.index(family.source) for family in all_families()]
+    assert files == sorted(files) and set(files) == set(range(len(FILES)))
+    assert all_symptoms() is all_symptoms()
+    assert all_symptoms()[0].name == "python-module-not-found"
+
+
+ENTRY = """
+[[family]]
+name = "demo"
+pattern = '''(?-i:DemoError)'''
+explains = "A demo."
+matches = ["DemoError: boom"]
+misses = ["OtherError: boom"]
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[[family]\nname = 1", "demo.toml: not valid TOML"),
+        ("[other]\nkey = 1", "demo.toml: expected only [[family]] items"),
+        (ENTRY.replace("matches = ", "matchs = "), "family 1 ('demo'): unknown keys ['matchs']"),
+        (ENTRY.replace('"DemoError: boom"', ""), "family 1 ('demo'): 'matches' must be"),
+        (ENTRY.replace('explains = "A demo."', 'explains = ""'), "'explains' must be"),
+        (ENTRY + "environment = 'yes'", "'environment' must be true or false"),
+        (ENTRY + ENTRY.replace('"demo"', "2"), "family 2: 'name' must be a non-empty string"),
+    ],
+)
+def test_a_malformed_data_file_names_the_file_and_the_entry(text: str, message: str) -> None:
+    with pytest.raises(GlossaryError, match=re.escape(message)):
+        parse_families("demo.toml", text)
+
+
+def test_a_bad_pattern_names_the_file_and_the_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    families = parse_families("demo.toml", ENTRY.replace("(?-i:DemoError)", "(?-i:Demo("))
+    monkeypatch.setattr(glossary, "all_families", lambda: families)
+    glossary._compiled.cache_clear()
+    try:
+        with pytest.raises(GlossaryError, match=r"demo\.toml: family 'demo': bad pattern"):
+            matching_symptoms(["DemoError: boom"])
+    finally:
+        monkeypatch.undo()
+        glossary._compiled.cache_clear()
+
+
+def test_a_well_formed_entry_is_parsed_into_a_symptom() -> None:
+    (family,) = parse_families("demo.toml", ENTRY + "environment = true")
+    assert family.symptom.name == "demo" and family.symptom.environment
+    assert family.matches == ("DemoError: boom",) and family.source == "demo.toml"
 
 
 def test_families_matching_later_lines_come_first_and_are_capped() -> None:

@@ -8,7 +8,9 @@ The failure ranking embeds the matched texts as a second view of the failure
 (`memory.retrieval.failure_ranking`).
 
 The entries were written from general knowledge of each ecosystem's errors, not from the
-evaluation failures, so that their measured effect stands for unseen failures.
+evaluation failures, so that their measured effect stands for unseen failures. They live in the
+package's TOML data files, each with output lines it must and must not match
+(`memory.retrieval.glossary.families`).
 """
 
 from __future__ import annotations
@@ -16,36 +18,35 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from fireworks_skill_memory.memory.retrieval.glossary.families import (
+    Family,
+    GlossaryError,
+    all_families,
+)
 from fireworks_skill_memory.memory.retrieval.glossary.symptom import Symptom
 
-__all__ = ["MAX_MATCHES", "Symptom", "all_symptoms", "matching_symptoms"]
+__all__ = ["MAX_MATCHES", "GlossaryError", "Symptom", "all_symptoms", "matching_symptoms"]
 
 MAX_MATCHES = 3  # the most families one failure is explained by (the latest lines first)
 
 
 @cache
 def all_symptoms() -> tuple[Symptom, ...]:
-    """Every entry of the glossary, in a fixed order."""
-    from fireworks_skill_memory.memory.retrieval.glossary import (
-        coverage_apps,
-        coverage_systems,
-        python_data,
-        systems_infra,
-        web_js,
-    )
-
-    return (
-        python_data.SYMPTOMS
-        + web_js.SYMPTOMS
-        + systems_infra.SYMPTOMS
-        + coverage_apps.SYMPTOMS
-        + coverage_systems.SYMPTOMS
-    )
+    """Every entry of the glossary, in a fixed order (read from the data files once)."""
+    return tuple(family.symptom for family in all_families())
 
 
 @cache
 def _compiled() -> tuple[tuple[Symptom, re.Pattern[str]], ...]:
-    return tuple((entry, re.compile(entry.pattern, re.IGNORECASE)) for entry in all_symptoms())
+    return tuple((family.symptom, _compile(family)) for family in all_families())
+
+
+def _compile(family: Family) -> re.Pattern[str]:
+    try:
+        return re.compile(family.symptom.pattern, re.IGNORECASE)
+    except re.error as error:
+        name = family.symptom.name
+        raise GlossaryError(f"{family.source}: family {name!r}: bad pattern: {error}") from error
 
 
 def matching_symptoms(lines: list[str], limit: int = MAX_MATCHES) -> list[Symptom]:
