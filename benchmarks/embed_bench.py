@@ -77,6 +77,7 @@ class Home:
 
     def __init__(self, root: Path, corpus: Path, backend: str) -> None:
         self.path = root / f"home-{backend}"
+        self.ready_s = 0.0
         shutil.copytree(corpus / "skills", self.path / "skills")
         (root / f"user-{backend}").mkdir()
         self.env = {
@@ -104,12 +105,16 @@ class Home:
         )
 
     def wait_ready(self, process: subprocess.Popen[bytes], timeout: float = 900) -> float:
-        """Seconds from now until the service is ready and its glossary embedded."""
+        """Seconds from now until the service is ready and its glossary embedded
+        (`self.ready_s` keeps the seconds until the ping first said ready)."""
         from fireworks_skill_memory.memory.service.client import try_call
 
         started = time.monotonic()
+        self.ready_s = 0.0
         while time.monotonic() - started < timeout:
             reply = try_call(str(self.path), "ping", timeout=1.0)
+            if reply and reply.get("ready") and not self.ready_s:
+                self.ready_s = time.monotonic() - started
             if reply and reply.get("ready") and reply.get("glossary_ready"):
                 return time.monotonic() - started
             if process.poll() is not None:
@@ -143,7 +148,8 @@ def service_phase(home: Home, searches: int) -> dict[str, Any]:
     home.stop(process)
 
     process = home.start()
-    figures["second_start_s"] = round(home.wait_ready(process), 2)
+    figures["second_start_glossary_s"] = round(home.wait_ready(process), 2)
+    figures["second_start_s"] = round(home.ready_s, 2)
     figures["ready_memory"] = memory_mb(process.pid)
     ping = try_call(str(home.path), "ping", timeout=2.0) or {}
     figures["backend"] = ping.get("backend")
@@ -268,7 +274,8 @@ def report(results: dict[str, Any]) -> list[str]:
             f"  first start (index built{', export made' if backend == 'onnx' else ''}): "
             f"ready in {figures['first_start_s']} s, VmHWM {first_peak} MB",
             f"  second start: ready in {second} s "
-            f"(target <= {TARGET_READY_S} s: {verdict(second <= TARGET_READY_S)})",
+            f"(target <= {TARGET_READY_S} s: {verdict(second <= TARGET_READY_S)}), "
+            f"glossary too in {figures['second_start_glossary_s']} s",
             f"  ready: VmRSS {ready['VmRSS']} MB, VmHWM {ready['VmHWM']} MB; after searches: "
             f"VmRSS {after['VmRSS']} MB, VmHWM {after['VmHWM']} MB "
             f"(target <= {TARGET_RSS_MB} MB: {verdict(after['VmHWM'] <= TARGET_RSS_MB)})",

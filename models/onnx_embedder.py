@@ -20,6 +20,7 @@ from fireworks_skill_memory.models.errors import ModelUnavailable
 from fireworks_skill_memory.models.onnx_store import (
     MODEL_FILE,
     TOKENIZER_FILE,
+    WORDS_FILE,
     ExportManifest,
     ensure_export,
 )
@@ -33,16 +34,23 @@ log = logging.getLogger("skill-memory.models")
 # in hand-off than it saves, and the service shares the machine with the agent
 # (benchmarks/embed_bench.py measures 1 against 2).
 THREADS = 1
-MAX_BATCH = 64
-# A batch holds at most this many attention cells (texts x tokens x tokens): the scores of
-# 64 texts of 256 tokens would take ~200 MB per layer, 8 such texts ~25 MB.
-MAX_CELLS = 1 << 19
+# A batch holds at most MAX_BATCH texts and MAX_CELLS attention cells (texts x tokens x
+# tokens): the arena keeps its peak for the process's life, and the scores of 64 texts of
+# 256 tokens take ~200 MB per layer. Embedding the 1,927 corpus lessons peaks at ~210 MB
+# resident with these (~430 MB at 64 and 2**19), and is no slower (less padding).
+MAX_BATCH = 16
+MAX_CELLS = 1 << 18
 
 
 class OnnxModel:
-    """An opened export: an onnxruntime session and the model's tokenizer."""
+    """An opened export: an onnxruntime session, the word embeddings and the tokenizer.
+
+    The word-embedding table (half the weights) is a read-only memory map: only the pages of
+    tokens actually looked up become resident, and they stay clean, file-backed pages.
+    """
 
     def __init__(self, folder: str, manifest: ExportManifest, threads: int = THREADS) -> None:
+        import numpy as np
         import onnxruntime
         from onnxruntime.capi import onnxruntime_pybind11_state as ort_errors
         from tokenizers import Tokenizer
@@ -68,6 +76,7 @@ class OnnxModel:
         tokenizer.no_padding()
         tokenizer.enable_truncation(manifest.max_seq_length)
         self._tokenizer = tokenizer
+        self._words = np.load(os.path.join(folder, WORDS_FILE), mmap_mode="r")
         self._inputs = manifest.inputs
         self.dimension = manifest.dimension
         self.folder = folder
@@ -87,13 +96,16 @@ class OnnxModel:
     def _feed(self, encodings: list[Any], width: int) -> dict[str, np.ndarray]:
         import numpy as np
 
-        columns = {name: np.zeros((len(encodings), width), dtype=np.int64) for name in self._inputs}
+        shape = (len(encodings), width)
+        ids, mask, types = (np.zeros(shape, dtype=np.int64) for _ in range(3))
         for row, encoding in enumerate(encodings):
             size = len(encoding.ids)
-            columns["input_ids"][row, :size] = encoding.ids
-            columns["attention_mask"][row, :size] = encoding.attention_mask
-            if "token_type_ids" in columns:
-                columns["token_type_ids"][row, :size] = encoding.type_ids
+            ids[row, :size] = encoding.ids
+            mask[row, :size] = encoding.attention_mask
+            types[row, :size] = encoding.type_ids
+        columns = {"inputs_embeds": np.ascontiguousarray(self._words[ids]), "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            columns["token_type_ids"] = types
         return columns
 
 

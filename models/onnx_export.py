@@ -3,8 +3,10 @@
     python -m fireworks_skill_memory.models.onnx_export SOURCE DEST
 
 loads the model in the local folder SOURCE with sentence-transformers, traces its
-transformer with mean pooling and L2 normalisation appended (`torch.onnx.export`, fp32,
-dynamic batch and sequence axes), saves the fast tokenizer sentence-transformers uses,
+transformer from the input embeddings on, with mean pooling and L2 normalisation appended
+(`torch.onnx.export`, fp32, dynamic batch and sequence axes), saves the word-embedding table
+beside it (`words.npy`: the run time looks tokens up in a memory map of it), saves the fast
+tokenizer sentence-transformers uses,
 embeds sample texts with both and refuses the export unless every cosine is within
 PARITY_TOLERANCE of 1, then writes `export.json` last. Exit 0 when DEST holds a complete
 export; else 1, with the reason on the last line of stderr. `models.onnx_store` runs it.
@@ -20,9 +22,11 @@ from typing import Any
 
 from fireworks_skill_memory.models.bundled import file_sha256
 from fireworks_skill_memory.models.onnx_store import (
+    EXPORT_FILES,
     MANIFEST,
     MODEL_FILE,
     TOKENIZER_FILE,
+    WORDS_FILE,
     ExportManifest,
     weights_file,
     write_json_atomic,
@@ -32,6 +36,7 @@ OPSET = 17
 PARITY_TOLERANCE = 1e-4
 OUTPUT = "sentence_embedding"
 INPUT_ORDER = ("input_ids", "attention_mask", "token_type_ids")
+EMBEDS = "inputs_embeds"  # the graph's first input: input_ids looked up in words.npy
 # Texts the export is checked on: short and long (past the sequence length), padded
 # together, other scripts, code, blank.
 SAMPLE_TEXTS = (
@@ -66,16 +71,21 @@ def export(source: str, dest: str) -> ExportManifest:
     fast = getattr(tokenizer, "backend_tokenizer", None)
     if fast is None:
         raise ExportError("the model has no fast tokenizer (tokenizer.json)")
-    names = tuple(name for name in INPUT_ORDER if name in tokenizer.model_input_names)
-    if names[:2] != INPUT_ORDER[:2]:
+    tokens = tuple(name for name in INPUT_ORDER if name in tokenizer.model_input_names)
+    if tokens[:2] != INPUT_ORDER[:2]:
         raise ExportError(f"unexpected model inputs {tokenizer.model_input_names}")
-    pooled = _mean_pooled(transformer.auto_model.eval(), names)
+    names = (EMBEDS, *tokens[1:])
+    auto_model = transformer.auto_model.eval()
+    words = auto_model.get_input_embeddings().weight.detach().cpu().numpy().astype(np.float32)
+    np.save(os.path.join(dest, WORDS_FILE), np.ascontiguousarray(words))
+    pooled = _mean_pooled(auto_model, names)
     sample = tokenizer(list(SAMPLE_TEXTS[3:5]), padding=True, return_tensors="pt")
+    example = {**sample, EMBEDS: auto_model.get_input_embeddings()(sample["input_ids"])}
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # tracer and deprecation notes: parity decides below
         torch.onnx.export(
             pooled,
-            tuple(sample[name] for name in names),
+            tuple(example[name] for name in names),
             os.path.join(dest, MODEL_FILE),
             dynamo=False,  # the TorchScript exporter needs no onnxscript
             input_names=list(names),
@@ -91,8 +101,7 @@ def export(source: str, dest: str) -> ExportManifest:
     dimension = int(model.get_sentence_embedding_dimension() or 0)
     manifest = ExportManifest(
         weights_sha256=file_sha256(str(weights_file(source))),
-        model_sha256=file_sha256(os.path.join(dest, MODEL_FILE)),
-        tokenizer_sha256=file_sha256(os.path.join(dest, TOKENIZER_FILE)),
+        files={name: file_sha256(os.path.join(dest, name)) for name in EXPORT_FILES},
         max_seq_length=int(model.max_seq_length or 0),
         dimension=dimension,
         inputs=names,

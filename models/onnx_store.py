@@ -1,10 +1,12 @@
 """ONNX exports of embedding models: where one lives, whether it is intact, getting one made.
 
 An export is derived state, like the index. `<models dir>/onnx/<weights SHA-256>/` holds
-`model.onnx` (the transformer with mean pooling and L2 normalisation in the graph, fp32),
+`model.onnx` (the transformer from its input embeddings on, with mean pooling and L2
+normalisation in the graph, fp32), `words.npy` (the word-embedding table, looked up outside
+the graph from a memory map, so only the rows of tokens actually seen become resident),
 `tokenizer.json` (the model's own fast tokenizer) and `export.json`, written last: the
-SHA-256 of both files, the SHA-256 of the weights it was made from, the sequence length,
-and the parity with sentence-transformers measured when it was made. A missing or damaged
+SHA-256 of each file, the SHA-256 of the weights it was made from, the sequence length, and
+the parity with sentence-transformers measured when it was made. A missing or damaged
 export (a file whose digest is not the recorded one) is made again.
 
 Making one needs torch, so it runs in a child process (`python -m ...models.onnx_export`):
@@ -30,11 +32,13 @@ from dataclasses import dataclass, field
 from fireworks_skill_memory.models.bundled import file_sha256
 from fireworks_skill_memory.models.errors import ExportFailed, ModelUnavailable
 
-FORMAT = 1
+FORMAT = 2
 ONNX_FOLDER = "onnx"
 MANIFEST = "export.json"
 MODEL_FILE = "model.onnx"
 TOKENIZER_FILE = "tokenizer.json"
+WORDS_FILE = "words.npy"
+EXPORT_FILES = (MODEL_FILE, WORDS_FILE, TOKENIZER_FILE)
 DIGESTS_FILE = "weights-digests.json"
 LOCK_FILE = ".export.lock"
 FAILED_SUFFIX = ".failed.json"
@@ -62,8 +66,7 @@ class ExportManifest:
     """What `export.json` records about one export."""
 
     weights_sha256: str
-    model_sha256: str
-    tokenizer_sha256: str
+    files: Mapping[str, str]  # the SHA-256 of each of EXPORT_FILES
     max_seq_length: int
     dimension: int
     inputs: tuple[str, ...]
@@ -74,7 +77,7 @@ class ExportManifest:
         return {
             "format": FORMAT,
             "weights_sha256": self.weights_sha256,
-            "files": {MODEL_FILE: self.model_sha256, TOKENIZER_FILE: self.tokenizer_sha256},
+            "files": dict(self.files),
             "max_seq_length": self.max_seq_length,
             "dimension": self.dimension,
             "inputs": list(self.inputs),
@@ -88,13 +91,14 @@ class ExportManifest:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError("not an export manifest of this version")
         files = data.get("files")
+        if not isinstance(files, dict) or sorted(files) != sorted(EXPORT_FILES):
+            raise ValueError(f"the manifest does not list {', '.join(EXPORT_FILES)}")
         inputs = data.get("inputs")
         exported_with = data.get("exported_with") or {}
         try:
             manifest = cls(
                 weights_sha256=_text(data["weights_sha256"]),
-                model_sha256=_text(files[MODEL_FILE]),  # type: ignore[index]
-                tokenizer_sha256=_text(files[TOKENIZER_FILE]),  # type: ignore[index]
+                files={name: _text(files[name]) for name in EXPORT_FILES},
                 max_seq_length=int(data["max_seq_length"]),
                 dimension=int(data["dimension"]),
                 inputs=tuple(_text(name) for name in inputs),  # type: ignore[union-attr]
@@ -203,7 +207,7 @@ def weights_digest(source: str, models_dir: str) -> str:
 
 
 def check_export(folder: str, weights_digest: str) -> ExportCheck:
-    """Whether `folder` holds an intact export of those weights (hashes both files, ~90 MB)."""
+    """Whether `folder` holds an intact export of those weights (hashes its files, ~90 MB)."""
     manifest_path = os.path.join(folder, MANIFEST)
     if not os.path.isfile(manifest_path):
         detail = "no export yet" if not os.path.exists(folder) else "the export is incomplete"
@@ -214,8 +218,8 @@ def check_export(folder: str, weights_digest: str) -> ExportCheck:
         return ExportCheck(DAMAGED, folder, f"{MANIFEST} is unreadable: {error}")
     if manifest.weights_sha256 != weights_digest:
         return ExportCheck(DAMAGED, folder, f"{MANIFEST} names other weights")
-    for name, recorded in ((MODEL_FILE, manifest.model_sha256),
-                           (TOKENIZER_FILE, manifest.tokenizer_sha256)):  # fmt: skip
+    for name in EXPORT_FILES:
+        recorded = manifest.files[name]
         try:
             actual = file_sha256(os.path.join(folder, name))
         except OSError as error:
@@ -226,7 +230,7 @@ def check_export(folder: str, weights_digest: str) -> ExportCheck:
                 folder,
                 f"{name} has SHA-256 {actual[:12]}..., not the recorded {recorded[:12]}...",
             )
-    return ExportCheck(VALID, folder, "SHA-256 of model.onnx and tokenizer.json verified", manifest)
+    return ExportCheck(VALID, folder, f"SHA-256 of {', '.join(EXPORT_FILES)} verified", manifest)
 
 
 def failure_path(folder: str) -> str:

@@ -42,7 +42,7 @@ from fireworks_skill_memory.models.onnx_store import (
     export_folder,
     weights_digest,
 )
-from tests.conftest import REPO, FakeEmbedder
+from tests.conftest import REPO, CliInvoker, FakeEmbedder
 
 TORCH_MODULES = ("torch", "sentence_transformers", "transformers")
 
@@ -70,14 +70,16 @@ def fake_export(folder: Path, digest: str) -> ExportManifest:
     """An export folder whose files are stand-ins, with a manifest that matches them."""
     folder.mkdir(parents=True)
     (folder / "model.onnx").write_bytes(b"graph bytes")
+    (folder / "words.npy").write_bytes(b"word vectors")
     (folder / "tokenizer.json").write_text("{}")
     manifest = ExportManifest(
         weights_sha256=digest,
-        model_sha256=onnx_store.file_sha256(str(folder / "model.onnx")),
-        tokenizer_sha256=onnx_store.file_sha256(str(folder / "tokenizer.json")),
+        files={
+            name: onnx_store.file_sha256(str(folder / name)) for name in onnx_store.EXPORT_FILES
+        },
         max_seq_length=256,
         dimension=384,
-        inputs=("input_ids", "attention_mask"),
+        inputs=("inputs_embeds", "attention_mask"),
         parity_min_cosine=1.0,
     )
     (folder / "export.json").write_text(json.dumps(manifest.as_json()))
@@ -184,8 +186,8 @@ def test_check_export_finds_missing_valid_and_damaged_files(tmp_path: Path) -> N
     found = check_export(str(folder), digest)
     assert found.state == DAMAGED and "model.onnx has SHA-256" in found.detail
     (folder / "model.onnx").write_bytes(b"graph bytes")
-    (folder / "tokenizer.json").unlink()
-    assert check_export(str(folder), digest).state == DAMAGED
+    (folder / "words.npy").unlink()
+    assert "words.npy is unreadable" in check_export(str(folder), digest).detail
     (folder / "export.json").write_text("{not json")
     assert check_export(str(folder), digest).state == DAMAGED
     (folder / "export.json").unlink()
@@ -284,9 +286,9 @@ def test_a_damaged_export_is_detected_and_made_again(valid_export: Path, tmp_pat
     copy = Path(export_folder(str(models), digest))
     shutil.copytree(valid_export, copy)
     with open(copy / "model.onnx", "r+b") as handle:  # one flipped byte deep in the weights
-        handle.seek(50_000_000)
+        handle.seek(20_000_000)
         byte = handle.read(1)
-        handle.seek(50_000_000)
+        handle.seek(20_000_000)
         handle.write(bytes([byte[0] ^ 0xFF]))
     damaged = check_export(str(copy), digest)
     assert damaged.state == DAMAGED and "model.onnx" in damaged.detail
@@ -321,6 +323,10 @@ def test_switching_backend_does_not_re_embed(
 
     hits = Retriever(settings, onnx).search("which image tag to build from", skill="docker")
     assert hits and "digest" in hits[0].lesson.text
+    assert onnx.backend == "onnx"
+    other = FakeEmbedder()  # the control: another model id rebuilds the table
+    other.model_id = "another-model"
+    assert MemoryIndex(settings, other).sync().embedded > 0
 
 
 # ---- processes that never import torch ----------------------------------------------------
@@ -394,3 +400,21 @@ def test_the_service_never_imports_torch_with_a_valid_export(
                 if line.startswith("import time:")]  # fmt: skip
     assert "onnxruntime" in imported
     assert not [name for name in imported if name.split(".")[0] in TORCH_MODULES]
+
+
+# ---- skill-memory export-model ------------------------------------------------------------
+@pytest.mark.real_model
+def test_export_model_checks_the_export_there_is(valid_export: Path, cli: CliInvoker) -> None:
+    result = cli("export-model", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["state"] == VALID and report["folder"] == str(valid_export)
+    assert report["manifest"]["parity_min_cosine"] >= 1 - 1e-4
+    assert "parity with sentence-transformers" in cli("export-model").output
+
+
+def test_export_model_refuses_a_model_without_an_onnx_path(cli: CliInvoker) -> None:
+    cli.env["SKILL_MEMORY_EMBED_MODEL"] = "someorg/some-hub-model"
+    result = cli("export-model")
+    assert result.exit_code == 1
+    assert "no ONNX export path" in result.output
