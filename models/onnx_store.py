@@ -179,7 +179,8 @@ def weights_digest(source: str, models_dir: str) -> str:
     """SHA-256 of the model's weights, cached by the file's size, mtime and inode.
 
     The weights (~90 MB) are read only when that file changed; a models folder that cannot
-    be written only costs the reading each time.
+    be written only costs the reading each time. The cache is written only into an existing
+    `onnx` folder, so a look (`doctor`) creates nothing.
     """
     path = weights_file(source)
     if path is None:
@@ -201,8 +202,9 @@ def weights_digest(source: str, models_dir: str) -> str:
             return cached
     digest = file_sha256(path)
     cache[key] = {"stat": stamp, "sha256": digest}
-    with contextlib.suppress(OSError):
-        write_json_atomic(cache_path, cache)
+    if os.path.isdir(onnx_root(models_dir)):
+        with contextlib.suppress(OSError):
+            write_json_atomic(cache_path, cache)
     return digest
 
 
@@ -253,6 +255,8 @@ def ensure_export(source: str, models_dir: str, *, retry_failed: bool = False) -
     `retry_failed` is False. Concurrent callers wait for one another (an flock), so the
     model is exported once.
     """
+    with contextlib.suppress(OSError):  # read-only: the check below says what is missing
+        os.makedirs(onnx_root(models_dir), exist_ok=True)
     digest = weights_digest(source, models_dir)
     folder = export_folder(models_dir, digest)
     found = check_export(folder, digest)
@@ -264,7 +268,6 @@ def ensure_export(source: str, models_dir: str, *, retry_failed: bool = False) -
             raise ExportFailed(
                 f"the ONNX export failed before ({failed}); retry: skill-memory export-model"
             )
-    os.makedirs(onnx_root(models_dir), exist_ok=True)
     with _export_lock(onnx_root(models_dir)):
         found = check_export(folder, digest)  # another process may have made it meanwhile
         if found.state == VALID:

@@ -163,6 +163,22 @@ def shared_models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("models")
 
 
+@pytest.fixture(scope="session")
+def session_export(shared_models_dir: Path) -> Path:
+    """The ONNX export of the bundled model in the session's models folder (made once)."""
+    from fireworks_skill_memory.models.bundled import bundled_model_dir
+    from fireworks_skill_memory.models.onnx_store import ensure_export
+
+    return Path(ensure_export(bundled_model_dir(), str(shared_models_dir)).folder)
+
+
+@pytest.fixture(autouse=True)
+def _export_before_real_model_tests(request: pytest.FixtureRequest) -> None:
+    """A real-model test finds the export made: no service of its waits out an export."""
+    if request.node.get_closest_marker("real_model") is not None:
+        request.getfixturevalue("session_export")
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(
     tmp_path_factory: pytest.TempPathFactory,

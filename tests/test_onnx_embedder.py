@@ -166,6 +166,10 @@ def test_the_weights_digest_is_read_once_while_the_file_is_unchanged(
     reads: list[str] = []
     real = onnx_store.file_sha256
     monkeypatch.setattr(onnx_store, "file_sha256", lambda path: reads.append(path) or real(path))
+    weights_digest(str(source), str(tmp_path / "models"))
+    assert not (tmp_path / "models").exists()  # a look writes nothing
+    (tmp_path / "models" / "onnx").mkdir(parents=True)
+    reads.clear()
     first = weights_digest(str(source), str(tmp_path / "models"))
     assert weights_digest(str(source), str(tmp_path / "models")) == first
     assert len(reads) == 1
@@ -215,11 +219,10 @@ def test_a_failed_export_is_remembered_and_the_embedder_falls_back(tmp_path: Pat
 
 
 # ---- the real model -----------------------------------------------------------------------
-@pytest.fixture(scope="session")
-def valid_export(shared_models_dir: Path) -> Path:
+@pytest.fixture
+def valid_export(session_export: Path) -> Path:
     """The session's export of the bundled model (made once, in a child process)."""
-    found = ensure_export(bundled_model_dir(), str(shared_models_dir))
-    return Path(found.folder)
+    return session_export
 
 
 def varied_texts(count: int, seed: int = 11) -> list[str]:
