@@ -76,7 +76,10 @@ class OnnxModel:
         tokenizer.no_padding()
         tokenizer.enable_truncation(manifest.max_seq_length)
         self._tokenizer = tokenizer
-        self._words = np.load(os.path.join(folder, WORDS_FILE), mmap_mode="r")
+        try:
+            self._words = np.load(os.path.join(folder, WORDS_FILE), mmap_mode="r")
+        except (OSError, ValueError) as error:
+            raise ModelUnavailable(f"cannot map {WORDS_FILE} in {folder}: {error}") from error
         self._inputs = manifest.inputs
         self.dimension = manifest.dimension
         self.folder = folder
