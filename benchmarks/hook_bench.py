@@ -31,7 +31,8 @@ It prints figures, it asserts nothing. Steps:
    Before each warm run the bench waits until the service is idle (an `embed` request, which
    queues behind any work in flight): a hook that gave up at its budget leaves the service
    computing, and back-to-back runs would otherwise measure that queue, not a Skill call.
-   `--service-threads N` sets OMP_NUM_THREADS for the service (torch's intra-op threads).
+   `--service-threads N` sets OMP_NUM_THREADS for the service (torch's intra-op threads);
+   `--embed-backend torch|onnx` sets SKILL_MEMORY_EMBED_BACKEND for it (default onnx).
 5. Median, p95 and ratios to the bare start, the targets (warm <= 2.0x at the median and
    <= 3x at p95; service down <= 3x at the median), the load average (and the service-down
    figures once more on one line, with the load during that phase), and an `-X importtime`
@@ -365,7 +366,11 @@ class Bench:
     """One benchmark run in a temporary folder."""
 
     def __init__(
-        self, runs: int, service_threads: int | None = None, per_skill: int = PER_SKILL
+        self,
+        runs: int,
+        service_threads: int | None = None,
+        per_skill: int = PER_SKILL,
+        embed_backend: str = "onnx",
     ) -> None:
         self.runs = runs
         self.per_skill = per_skill
@@ -384,6 +389,7 @@ class Bench:
             HF_HUB_OFFLINE="1",
             TRANSFORMERS_OFFLINE="1",
             TOKENIZERS_PARALLELISM="false",
+            SKILL_MEMORY_EMBED_BACKEND=embed_backend,
         )
         self.lines: list[str] = []
         self.commands: dict[str, str] = {}
@@ -661,8 +667,15 @@ def main() -> int:
         type=int,
         help="OMP_NUM_THREADS for the service (default: torch's own choice, every core).",
     )
+    parser.add_argument(
+        "--embed-backend",
+        choices=("onnx", "torch"),
+        default="onnx",
+        help="SKILL_MEMORY_EMBED_BACKEND for the service (onnx: the export is made at its "
+        "first start, in the bench's home).",
+    )
     args = parser.parse_args()
-    bench = Bench(args.runs, args.service_threads, args.per_skill)
+    bench = Bench(args.runs, args.service_threads, args.per_skill, args.embed_backend)
     load_before = os.getloadavg()
     try:
         bench.prepare()

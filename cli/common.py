@@ -79,10 +79,9 @@ def with_provenance(rows: list[dict[str, object]]) -> list[dict[str, object]]:
 
 
 def _embedder() -> EmbeddingModel:
-    from fireworks_skill_memory.models.embedders import load_embedder
+    from fireworks_skill_memory.memory.embedding import embedder_for
 
-    config = settings()
-    return load_embedder(config.embed_model, config.device)
+    return embedder_for(settings())
 
 
 SERVICE_TIMEOUT = 30.0  # for the operation itself, once the service has answered a ping

@@ -293,6 +293,84 @@ def _hub_cache_folder(name: str) -> str | None:
     return None
 
 
+# ---- the embedding backend --------------------------------------------------------------
+_EXPORT_FIX = "skill-memory export-model"
+
+
+def _embedder(cfg: Settings) -> list[Finding]:
+    """Which backend embeds, and for onnx whether the export is there and intact (digests)."""
+    import importlib.util
+
+    from fireworks_skill_memory.models.embedders import onnx_source
+
+    if cfg.embed_backend == "torch":
+        return [
+            Finding("embedder", OK, "torch (sentence-transformers): SKILL_MEMORY_EMBED_BACKEND")
+        ]
+    if cfg.device != "cpu":
+        return [Finding("embedder", OK, f"torch on {cfg.device} (onnx runs on the CPU only)")]
+    source = onnx_source(cfg.embed_model)
+    if source is None:
+        return [
+            Finding(
+                "embedder",
+                NOTE,
+                f"torch: {cfg.embed_model} has no ONNX path (a hub name, or not a transformer "
+                "with mean pooling); every process that embeds loads torch",
+            )
+        ]
+    missing = [name for name in ("onnxruntime", "tokenizers") if not importlib.util.find_spec(name)]
+    if missing:
+        return [
+            Finding(
+                "embedder",
+                WARN,
+                f"torch: {' and '.join(missing)} not installed, so onnx cannot run",
+                f"{_quote(sys.executable)} -m pip install {' '.join(missing)}",
+            )
+        ]
+    return [_export_finding(source, cfg.models_dir)]
+
+
+def _export_finding(source: str, models_dir: str) -> Finding:
+    from fireworks_skill_memory.models.onnx_store import (
+        DAMAGED,
+        VALID,
+        check_export,
+        export_folder,
+        recorded_failure,
+        weights_digest,
+    )
+
+    digest = weights_digest(source, models_dir)
+    folder = export_folder(models_dir, digest)
+    found = check_export(folder, digest)
+    if found.state == VALID and found.manifest is not None:
+        parity = found.manifest.parity_min_cosine
+        return Finding("embedder", OK, f"onnx, export {folder}: {found.detail}; parity {parity}")
+    failed = recorded_failure(folder)
+    if failed is not None:
+        return Finding(
+            "embedder",
+            WARN,
+            f"torch: the ONNX export failed ({failed}); every process that embeds loads torch",
+            _EXPORT_FIX,
+        )
+    if found.state == DAMAGED:
+        return Finding(
+            "embedder",
+            WARN,
+            f"onnx, export {folder} is damaged ({found.detail}): made again on next use",
+            _EXPORT_FIX,
+        )
+    return Finding(
+        "embedder",
+        NOTE,
+        f"onnx, no export yet at {folder}: made on first use (once, with torch, ~30 s)",
+        _EXPORT_FIX,
+    )
+
+
 # ---- the index and the service ----------------------------------------------------------
 def _index(cfg: Settings) -> list[Finding]:
     from fireworks_skill_memory.memory.retrieval.indexing import inspect_index
@@ -518,6 +596,7 @@ CHECKS: tuple[Check, ...] = (
     Check("lessons", "skills and lessons found (and legacy-only skills)", _lessons),
     Check("text", "lines of knowledge files that are not UTF-8 (file:line)", _text),
     Check("model", "the embedding model is on this machine (bundled: SHA-256)", _model),
+    Check("embedder", "which backend embeds; the ONNX export is intact (SHA-256)", _embedder),
     Check("index", "the vector index opens, is readable and matches the markdown", _index),
     Check("service", "the warm service answers (not running is only a note)", _service),
     Check("hooks", "Claude Code and Codex hooks: where, and run by this interpreter", _hooks),

@@ -78,11 +78,10 @@ def supersede_command(pairs_file: str, decisions_out: str, as_json: bool) -> Non
     Prints the confusion matrix, the lost-lesson rate (a still-true lesson merged away or
     archived) and the share of outdated lessons retired, overall and per kind.
     """
-    from fireworks_skill_memory.models.embedders import load_embedder
+    from fireworks_skill_memory.memory.embedding import embedder_for
 
     pairs = read_pairs(pairs_file)
-    cfg = settings()
-    outcomes = decide_pairs(pairs, load_embedder(cfg.embed_model, cfg.device))
+    outcomes = decide_pairs(pairs, embedder_for(settings()))
     with open(decisions_out, "w", encoding="utf-8") as handle:
         for outcome in outcomes:
             row = {"id": outcome.id, "decision": outcome.decision}

@@ -14,10 +14,9 @@ from fireworks_skill_memory.cli.eval_supersede import supersede_command
 
 
 def _embedder() -> Any:
-    from fireworks_skill_memory.models.embedders import load_embedder
+    from fireworks_skill_memory.memory.embedding import embedder_for
 
-    cfg = settings()
-    return load_embedder(cfg.embed_model, cfg.device)
+    return embedder_for(settings())
 
 
 def _write_jsonl(path: str, rows: list[dict[str, Any]]) -> None:

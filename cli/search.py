@@ -145,8 +145,8 @@ def _no_results(skill: str | None) -> str:
 @json_option
 def reindex(as_json: bool) -> None:
     """Rebuild the vector index from the markdown files."""
+    from fireworks_skill_memory.memory.embedding import embedder_for
     from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
-    from fireworks_skill_memory.models.embedders import load_embedder
 
     cfg = settings()
     reply = via_service("reindex", {})
@@ -158,7 +158,7 @@ def reindex(as_json: bool) -> None:
                 f"indexed {reply['rows']} lessons from {reply['files']} files (by the service)"
             )
         return
-    memory = MemoryIndex(cfg, load_embedder(cfg.embed_model, cfg.device))
+    memory = MemoryIndex(cfg, embedder_for(cfg))
     bar: Any = None
 
     def progress(done: int, total: int) -> None:

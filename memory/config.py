@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 DEFAULT_EMBED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+EMBED_BACKENDS = ("onnx", "torch")
 
 
 class Option:
@@ -82,6 +83,17 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option("SKILL_MEMORY_DEVICE", "cpu", "torch device for the embedding model"),
     Option(
+        "SKILL_MEMORY_EMBED_BACKEND",
+        "onnx",
+        "onnx (onnxruntime, no torch at run time; the model is exported once, with torch) "
+        "or torch (sentence-transformers); a hub model or a device other than cpu uses torch",
+    ),
+    Option(
+        "SKILL_MEMORY_MODELS_DIR",
+        "",
+        "where the ONNX export of the model is kept (default <home>/models; homes may share one)",
+    ),
+    Option(
         "SKILL_MEMORY_RANKING",
         "",
         "ranking weight overrides, e.g. gate_threshold=0.55,hub_weight=0.4 "
@@ -130,6 +142,7 @@ PATH_VARIABLES = (
     "SKILLS_STATS_FILE",
     "SKILLS_MEMORY_LOG",
     "SKILLS_DISTILLER_LOG",
+    "SKILL_MEMORY_MODELS_DIR",
 )
 
 
@@ -186,6 +199,8 @@ class Settings:
         self.distill_max_tokens = self._int("SKILL_MEMORY_DISTILL_MAX_TOKENS", minimum=0)
         self.embed_model = self._str("SKILL_MEMORY_EMBED_MODEL")
         self.device = self._str("SKILL_MEMORY_DEVICE")
+        self.embed_backend = self._choice("SKILL_MEMORY_EMBED_BACKEND", EMBED_BACKENDS)
+        self.models_dir = self._path("SKILL_MEMORY_MODELS_DIR", os.path.join(self.home, "models"))
         self.ranking_overrides = self._pairs("SKILL_MEMORY_RANKING")
         self.hook_budget_ms = self._int("SKILL_MEMORY_HOOK_BUDGET_MS", minimum=1)
         self.service_idle = self._int("SKILL_MEMORY_SERVICE_IDLE", minimum=1)
@@ -267,8 +282,8 @@ _SETTING_NAMES = (
     "sessions_dir", "stats_file", "log_file", "distill_log", "skill_max", "global_max",
     "inject_top", "inject_tokens", "min_tool_calls", "transcript_lines", "distiller_backend",
     "knowledge_model", "distill_every", "distill_max_calls", "distill_max_tokens", "embed_model",
-    "device", "ranking_overrides", "hook_budget_ms", "service_idle", "team_uri",
-    "team_pull_every", "team_dir",
+    "device", "embed_backend", "models_dir", "ranking_overrides", "hook_budget_ms",
+    "service_idle", "team_uri", "team_pull_every", "team_dir",
 )  # fmt: skip
 
 

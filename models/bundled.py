@@ -39,8 +39,13 @@ def bundled_model_dir() -> str:
 
 def weights_sha256(folder: str) -> str:
     """SHA-256 of the model's weights file (reads ~90 MB)."""
+    return file_sha256(os.path.join(folder, WEIGHTS_FILE))
+
+
+def file_sha256(path: str) -> str:
+    """SHA-256 of a file, read in 1 MiB blocks."""
     digest = hashlib.sha256()
-    with open(os.path.join(folder, WEIGHTS_FILE), "rb") as handle:
+    with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()

@@ -33,6 +33,11 @@ class EmbeddingModel(ABC):
     model_id: str
 
     @property
+    def backend(self) -> str:
+        """What computes the vectors: onnx, torch, service, ..."""
+        return "custom"
+
+    @property
     @abstractmethod
     def dimension(self) -> int:
         """Length of each vector."""
@@ -92,6 +97,10 @@ class SentenceTransformerEmbedder(EmbeddingModel):
             return self._model
 
     @property
+    def backend(self) -> str:
+        return "torch"
+
+    @property
     def dimension(self) -> int:
         model = self.load()
         getter = getattr(model, "get_embedding_dimension", None) or (
@@ -124,6 +133,40 @@ def tokenizable(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text)
 
 
-def load_embedder(name: str = DEFAULT_MODEL_NAME, device: str = "cpu") -> EmbeddingModel:
-    """The embedder for a configured model name (nothing is loaded until first use)."""
-    return SentenceTransformerEmbedder(name, device)
+def load_embedder(
+    name: str = DEFAULT_MODEL_NAME,
+    device: str = "cpu",
+    *,
+    backend: str = "onnx",
+    models_dir: str | None = None,
+) -> EmbeddingModel:
+    """The embedder for a configured model name (nothing is loaded until first use).
+
+    With the onnx backend and a folder to keep exports in (`models_dir`), a model on this
+    machine whose pipeline the export reproduces embeds with onnxruntime, on the CPU (the
+    export is made on first use); anything else with sentence-transformers, which is also
+    the fallback when no export can be made. Both give the same vectors under one model id.
+    """
+    reference = SentenceTransformerEmbedder(name, device)
+    source = onnx_source(name) if backend == "onnx" and device == "cpu" else None
+    if source is None or models_dir is None:
+        return reference
+    from fireworks_skill_memory.models.onnx_embedder import OnnxEmbedder
+
+    return OnnxEmbedder(reference.model_id, source, models_dir, fallback=lambda: reference)
+
+
+def onnx_source(name: str) -> str | None:
+    """The local folder of the model `name` when it can be exported to ONNX, else None."""
+    from fireworks_skill_memory.models.onnx_store import unexportable_reason
+
+    if is_default_model(name):
+        try:
+            folder = bundled_model_dir()
+        except ModelUnavailable:
+            return None  # sentence-transformers then names the fix when it loads
+    else:
+        folder = os.path.abspath(os.path.expanduser(name))
+        if not os.path.isdir(os.path.expanduser(name)):
+            return None  # a hub name: no export is made of a model that is not local
+    return folder if unexportable_reason(folder) is None else None

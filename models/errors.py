@@ -11,6 +11,10 @@ class ModelUnavailable(ModelError):
     """An embedding model or its library cannot be loaded; the message names the fix."""
 
 
+class ExportFailed(ModelUnavailable):
+    """The ONNX export of a model could not be made (the message says why and how to retry)."""
+
+
 class BackendError(ModelError):
     """An LLM backend call failed (network, status, timeout or unusable reply)."""
 

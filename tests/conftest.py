@@ -157,14 +157,39 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+@pytest.fixture(scope="session")
+def shared_models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One models folder for the session: the ONNX export is made once, not once per home."""
+    return tmp_path_factory.mktemp("models")
+
+
+@pytest.fixture(scope="session")
+def session_export(shared_models_dir: Path) -> Path:
+    """The ONNX export of the bundled model in the session's models folder (made once)."""
+    from fireworks_skill_memory.models.bundled import bundled_model_dir
+    from fireworks_skill_memory.models.onnx_store import ensure_export
+
+    return Path(ensure_export(bundled_model_dir(), str(shared_models_dir)).folder)
+
+
+@pytest.fixture(autouse=True)
+def _export_before_real_model_tests(request: pytest.FixtureRequest) -> None:
+    """A real-model test finds the export made: no service of its waits out an export."""
+    if request.node.get_closest_marker("real_model") is not None:
+        request.getfixturevalue("session_export")
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    shared_models_dir: Path,
 ) -> Path:
     """Every test: HOME and the memory, Claude and Codex homes in a fresh temp folder."""
     user_home = tmp_path_factory.mktemp("home")
     for option in OPTIONS:
         monkeypatch.delenv(option.env, raising=False)
+    monkeypatch.setenv("SKILL_MEMORY_MODELS_DIR", str(shared_models_dir))
     monkeypatch.setenv("HOME", str(user_home))
     monkeypatch.setenv("AI_MEMORY_HOME", str(user_home / ".ai-memory"))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(user_home / ".claude"))
@@ -176,7 +201,7 @@ def _isolated_home(
 
 
 @pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_models_dir: Path) -> dict[str, str]:
     """A process environment whose memory home, HOME and Codex home are all under tmp_path."""
     home = tmp_path / "memory"
     user_home = tmp_path / "user"
@@ -198,6 +223,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
         "AI_MEMORY_HOME": str(home),
         "HOME": str(user_home),
         "SKILLS_DISTILLER_BACKEND": "null",
+        "SKILL_MEMORY_MODELS_DIR": str(shared_models_dir),
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
     }

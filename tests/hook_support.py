@@ -125,6 +125,8 @@ def service_env(home: Path, user_home: Path, **extra: str) -> dict[str, str]:
             "TOKENIZERS_PARALLELISM": "false",
         }
     )
+    if os.environ.get("SKILL_MEMORY_MODELS_DIR"):  # the session's one ONNX export (conftest)
+        env["SKILL_MEMORY_MODELS_DIR"] = os.environ["SKILL_MEMORY_MODELS_DIR"]
     env.update(extra)
     return env
 

@@ -195,6 +195,60 @@ def test_hub_name_in_the_local_cache_is_ok(
     assert only(findings, "model")[0]["status"] == "ok"
 
 
+# ---- the embedding backend -------------------------------------------------------------------
+def test_embedder_names_torch_when_asked_for(doctor: DoctorRun) -> None:
+    _, findings = doctor(SKILL_MEMORY_EMBED_BACKEND="torch")
+    (finding,) = only(findings, "embedder")
+    assert finding["status"] == "ok" and finding["detail"].startswith("torch")
+
+
+def test_embedder_names_torch_for_a_hub_model(
+    doctor: DoctorRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub"))
+    _, findings = doctor(SKILL_MEMORY_EMBED_MODEL="someorg/not-downloaded")
+    (finding,) = only(findings, "embedder")
+    assert finding["status"] == "note" and "no ONNX path" in finding["detail"]
+
+
+def test_embedder_before_the_export_is_made(doctor: DoctorRun, tmp_path: Path) -> None:
+    _, findings = doctor(SKILL_MEMORY_MODELS_DIR=str(tmp_path / "models"))
+    (finding,) = only(findings, "embedder")
+    assert finding["status"] == "note" and "made on first use" in finding["detail"]
+    assert finding["fix"] == "skill-memory export-model"
+
+
+def test_embedder_checks_the_export_digest(doctor: DoctorRun, tmp_path: Path) -> None:
+    from fireworks_skill_memory.models.bundled import bundled_model_dir
+    from fireworks_skill_memory.models.onnx_store import export_folder, weights_digest
+    from tests.test_onnx_embedder import fake_export
+
+    models = str(tmp_path / "models")
+    folder = Path(export_folder(models, weights_digest(bundled_model_dir(), models)))
+    fake_export(folder, folder.name)
+    _, findings = doctor(SKILL_MEMORY_MODELS_DIR=models)
+    assert only(findings, "embedder")[0]["status"] == "ok"
+    (folder / "model.onnx").write_bytes(b"damaged")
+    code, findings = doctor(SKILL_MEMORY_MODELS_DIR=models)
+    assert code == 0  # it heals itself: a warning, not a failure
+    (finding,) = only(findings, "embedder")
+    assert finding["status"] == "warn" and "damaged" in finding["detail"]
+    assert "model.onnx has SHA-256" in finding["detail"]
+    assert finding["fix"] == "skill-memory export-model"
+
+
+@pytest.mark.real_model
+def test_embedder_reports_a_valid_export(doctor: DoctorRun, shared_models_dir: Path) -> None:
+    from fireworks_skill_memory.models.bundled import bundled_model_dir
+    from fireworks_skill_memory.models.onnx_store import ensure_export
+
+    ensure_export(bundled_model_dir(), str(shared_models_dir))
+    _, findings = doctor()
+    (finding,) = only(findings, "embedder")
+    assert finding["status"] == "ok" and finding["detail"].startswith("onnx, export ")
+    assert "SHA-256 of model.onnx, words.npy, tokenizer.json verified" in finding["detail"]
+
+
 # ---- the index ------------------------------------------------------------------------------
 def test_corrupt_index_fails_and_names_reindex(
     doctor: DoctorRun, cli: CliInvoker, env: dict[str, str]

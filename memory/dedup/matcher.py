@@ -174,6 +174,6 @@ def matcher_for(settings: Settings, judge: Judge | None = None) -> Matcher:
 
     Nothing loads here: the model loads on the first embedding the matcher needs.
     """
-    from fireworks_skill_memory.models.embedders import load_embedder
+    from fireworks_skill_memory.memory.embedding import embedder_for
 
-    return SemanticMatcher(load_embedder(settings.embed_model, settings.device), judge)
+    return SemanticMatcher(embedder_for(settings), judge)

@@ -241,17 +241,17 @@ class _Run:
 
     def get_embedder(self) -> EmbeddingModel:
         if self.embedder is None:
+            from fireworks_skill_memory.memory.embedding import embedder_for
             from fireworks_skill_memory.memory.service.embedder import service_embedder
             from fireworks_skill_memory.models.bundled import (
                 DEFAULT_MODEL_NAME,
                 is_default_model,
             )
-            from fireworks_skill_memory.models.embedders import load_embedder
 
             name = self.settings.embed_model
             model_id = DEFAULT_MODEL_NAME if is_default_model(name) else name
-            self.embedder = service_embedder(self.settings.home, model_id) or load_embedder(
-                name, self.settings.device
+            self.embedder = service_embedder(self.settings.home, model_id) or embedder_for(
+                self.settings
             )
         return self.embedder
 

@@ -169,9 +169,9 @@ class Retriever:
     def embedder(self) -> EmbeddingModel:
         """The embedding model (loaded on first use)."""
         if self._embedder is None:
-            from fireworks_skill_memory.models.embedders import load_embedder
+            from fireworks_skill_memory.memory.embedding import embedder_for
 
-            self._embedder = load_embedder(self.settings.embed_model, self.settings.device)
+            self._embedder = embedder_for(self.settings)
         return self._embedder
 
     @property

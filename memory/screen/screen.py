@@ -189,8 +189,8 @@ def screen_for(
         return ExemplarScreen(embedder, judge)
 
     def load() -> EmbeddingModel:
-        from fireworks_skill_memory.models.embedders import load_embedder
+        from fireworks_skill_memory.memory.embedding import embedder_for
 
-        return load_embedder(settings.embed_model, settings.device)
+        return embedder_for(settings)
 
     return ExemplarScreen(load, judge)

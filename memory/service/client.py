@@ -58,6 +58,7 @@ class ServiceHealth:
     retry_in: float | None = None  # seconds until a failed service tries to load again
     version: str | None = None
     model_id: str | None = None
+    backend: str | None = None  # what embeds in the service: onnx or torch
     uptime: float | None = None
     stopped: bool = False  # the pid is stopped (SIGSTOP / a debugger)
 
@@ -82,6 +83,7 @@ class ServiceHealth:
             "retry_in": self.retry_in,
             "version": self.version,
             "model_id": self.model_id,
+            "backend": self.backend,
             "uptime": self.uptime,
             "stopped": self.stopped,
             "detail": self.detail,
@@ -273,6 +275,7 @@ def _health_of(reply: dict[str, object], owner: int | None) -> ServiceHealth:
         "",
         version=str(info.get("version") or VERSION),
         model_id=_str(info.get("model_id")),
+        backend=_str(info.get("backend")),
         uptime=_float(info.get("uptime")),
     )
     about = f"pid {pid}, up {base.uptime} s, {base.version}"
@@ -281,7 +284,8 @@ def _health_of(reply: dict[str, object], owner: int | None) -> ServiceHealth:
         why = f"unexpected reply: {reply.get('error') or reply}"
         return replace(base, state=FAILED, error=why, detail=f"running, failed: {why} ({about})")
     if info.get("ready") is True:
-        return replace(base, state=READY, detail=f"running, ready ({about})")
+        embeds = f", embeds with {base.backend}" if base.backend else ""
+        return replace(base, state=READY, detail=f"running, ready ({about}{embeds})")
     if error:
         retry_in = _float(info.get("retry_in"))
         when = (

@@ -25,6 +25,10 @@ class ServiceEmbedder(EmbeddingModel):
         self._dimension = dimension
 
     @property
+    def backend(self) -> str:
+        return "service"
+
+    @property
     def dimension(self) -> int:
         return self._dimension
 

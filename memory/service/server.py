@@ -280,6 +280,7 @@ class Service:
         return {
             "model_id": retriever.embedder.model_id if retriever is not None else None,
             "dimension": retriever.embedder.dimension if retriever is not None else None,
+            "backend": retriever.embedder.backend if retriever is not None else None,
             "version": VERSION,
             "pid": os.getpid(),
             "home": self.settings.home,

@@ -11,14 +11,14 @@ from fireworks_skill_memory.memory.config import load_settings
 
 
 def main() -> int:
+    from fireworks_skill_memory.memory.embedding import embedder_for
     from fireworks_skill_memory.memory.screen import screen_for
     from fireworks_skill_memory.memory.team.pull import pull
-    from fireworks_skill_memory.models.embedders import load_embedder
 
     settings = load_settings()
     if not settings.team_uri:
         return 0
-    embedder = load_embedder(settings.embed_model, settings.device)
+    embedder = embedder_for(settings)
     report = pull(settings, embedder, screen_for(settings, embedder))
     print(f"team pull: version {report.version}, {report.updated} updated, "
           f"{report.removed} removed, {report.quarantined} quarantined", flush=True)  # fmt: skip
