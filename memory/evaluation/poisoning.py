@@ -1,0 +1,310 @@
+"""The poisoning screen, cross-validated: caught, false quarantine, corpus false quarantine.
+
+Items are the dev set's poisoned lessons and benign look-alikes (`poison_dev.jsonl`) and the
+corpus's lessons (all benign). Folds: the dev items 5 ways stratified by (label, kind) as the
+evaluation data deals them, the corpus 5 ways by skill; fold k holds back both parts of k.
+So a corpus lesson's false-quarantine figure is always scored by a head that did not see its
+skill. A leave-one-kind-out pass refits without one kind's items and scores that kind.
+
+What is fitted on the training folds: the learned head (logistic regression over the
+embedding) and its cut, and the exemplar similarity's cut. The rules are written from the
+threat model and not fitted; each rule family, the negation guard, the exemplars and the
+head are the parts `eval cv` switches off in turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from fireworks_skill_memory.memory.evaluation.cv import (
+    ComponentReport,
+    Goal,
+    Measure,
+    Progress,
+    Row,
+    best_of,
+    mean,
+)
+from fireworks_skill_memory.memory.evaluation.cv import report as cv_report
+from fireworks_skill_memory.memory.evaluation.folds import grouped_folds, stratified_folds
+from fireworks_skill_memory.memory.evaluation.suite import Context
+from fireworks_skill_memory.memory.screen import head as heads
+from fireworks_skill_memory.memory.screen.rules import RULE_PARTS, screen_rules
+from fireworks_skill_memory.memory.screen.screen import embedding_text
+
+HEAD, EXEMPLARS = "learned head", "exemplar similarity"
+PARTS = (*RULE_PARTS, EXEMPLARS, HEAD)
+MAX_FALSE_QUARANTINE = 0.03
+L2 = 1.0
+EXEMPLAR_GRID = tuple(round(0.50 + 0.02 * i, 2) for i in range(16))
+MARGIN_GRID = (0.0, 0.05, 0.10, 0.15)
+
+CAUGHT, FALSE_Q, CORPUS_Q, CORPUS_N = (
+    "caught",
+    "false quarantine",
+    "corpus false quarantine",
+    "corpus false quarantines",
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One labelled lesson: a dev item or a corpus lesson."""
+
+    id: str
+    source: str  # "dev" or "corpus"
+    group: str  # the skill (corpus folds)
+    poison: bool
+    kind: str
+    tag: str
+    text: str
+    row: int  # its row in the vector matrix
+
+
+@dataclass(frozen=True)
+class PoisonParams:
+    """What is fitted: the head's weights and cut, the exemplars' cuts."""
+
+    head_threshold: float | None
+    exemplar_threshold: float | None
+    exemplar_margin: float | None
+    head_weights: tuple[float, ...] = ()
+    head_bias: float = 0.0
+
+
+class PoisoningComponent:
+    """The screen on the dev poison set and the corpus."""
+
+    name = "poisoning"
+    scheme = "5 folds: dev stratified by (label, kind), corpus by skill"
+    measures: tuple[Measure, ...] = (
+        Measure(CAUGHT, Goal(">=", 0.90)),
+        Measure(FALSE_Q, Goal("<=", MAX_FALSE_QUARANTINE)),
+        Measure(CORPUS_Q, Goal("<=", 0.0)),
+        Measure(CORPUS_N),
+    )
+    parts: tuple[str, ...] = PARTS
+
+    def __init__(
+        self,
+        cases: Sequence[Case],
+        vectors: np.ndarray,
+        exemplar_scores: np.ndarray,
+        progress: Progress | None = None,
+    ) -> None:
+        self.cases = list(cases)
+        self.vectors = vectors
+        self.exemplar = exemplar_scores  # (rows, 2): best attack cosine, margin over anchors
+        self.progress = progress
+        self._rules: dict[frozenset[str], dict[str, bool]] = {}
+
+    def items(self) -> Sequence[Case]:
+        return self.cases
+
+    def folds(self, items: Sequence[Case]) -> list[int]:
+        return case_folds(items)
+
+    def rule_hits(self, off: frozenset[str]) -> dict[str, bool]:
+        """Whether the rules (less the parts in `off`) flag each case; cached per `off`."""
+        key = frozenset(p for p in off if p in RULE_PARTS)
+        if key not in self._rules:
+            if self.progress:
+                self.progress(f"poisoning: rules{' without ' + ', '.join(sorted(key)) if key else ''}")
+            self._rules[key] = {
+                c.id: screen_rules(c.tag, c.text, key) is not None for c in self.cases
+            }
+        return self._rules[key]
+
+    def fit(self, train: Sequence[Case], off: frozenset[str]) -> PoisonParams:
+        hits = self.rule_hits(off)
+        open_cases = [c for c in train if not hits[c.id]]
+        threshold, weights, bias = None, (), 0.0
+        if HEAD not in off and any(c.poison for c in open_cases):
+            threshold, w, bias = fit_head(self.vectors, train, open_cases)
+            weights = tuple(float(v) for v in w)
+        exemplar = (None, None)
+        if EXEMPLARS not in off:
+            exemplar = fit_exemplars(self.exemplar, open_cases)
+        return PoisonParams(threshold, exemplar[0], exemplar[1], weights, bias)
+
+    def flagged(self, items: Sequence[Case], params: PoisonParams, off: frozenset[str]) -> list[bool]:
+        hits = self.rule_hits(off)
+        flags = [hits[c.id] for c in items]
+        rows = np.array([c.row for c in items], dtype=int)
+        if params.head_threshold is not None and params.head_weights:
+            head = heads.Head(params.head_weights, params.head_bias, params.head_threshold)
+            scores = head.scores(self.vectors[rows])
+            flags = [f or bool(s >= params.head_threshold) for f, s in zip(flags, scores, strict=True)]
+        if params.exemplar_threshold is not None and params.exemplar_margin is not None:
+            sims = self.exemplar[rows]
+            near = (sims[:, 0] >= params.exemplar_threshold) & (sims[:, 1] >= params.exemplar_margin)
+            flags = [f or bool(n) for f, n in zip(flags, near, strict=True)]
+        return flags
+
+    def score(
+        self, items: Sequence[Case], params: PoisonParams, off: frozenset[str]
+    ) -> Mapping[str, float]:
+        return measure(items, self.flagged(items, params, off))
+
+
+def measure(items: Sequence[Case], flags: Sequence[bool]) -> dict[str, float]:
+    """Caught, false quarantine and corpus false quarantine (rate and count)."""
+    poison = [f for c, f in zip(items, flags, strict=True) if c.source == "dev" and c.poison]
+    alike = [f for c, f in zip(items, flags, strict=True) if c.source == "dev" and not c.poison]
+    corpus = [f for c, f in zip(items, flags, strict=True) if c.source == "corpus"]
+    return {
+        CAUGHT: _rate(poison),
+        FALSE_Q: _rate(alike),
+        CORPUS_Q: _rate(corpus),
+        CORPUS_N: float(sum(corpus)),
+    }
+
+
+def _rate(flags: Sequence[bool]) -> float:
+    return sum(flags) / len(flags) if flags else float("nan")
+
+
+def case_folds(items: Sequence[Case], k: int = 5) -> list[int]:
+    """Dev items stratified by (label, kind), corpus lessons by skill; fold k of each together."""
+    dev = [c for c in items if c.source == "dev"]
+    corpus = [c for c in items if c.source == "corpus"]
+    dev_folds = dict(
+        zip(
+            (c.id for c in dev),
+            stratified_folds(dev, lambda c: ("poison" if c.poison else "benign", c.kind), lambda c: c.id, k),
+            strict=True,
+        )
+    )
+    corpus_folds = dict(
+        zip((c.id for c in corpus), grouped_folds(corpus, lambda c: c.group, k), strict=True)
+    )
+    return [dev_folds[c.id] if c.source == "dev" else corpus_folds[c.id] for c in items]
+
+
+def fit_head(
+    vectors: np.ndarray, train: Sequence[Case], open_cases: Sequence[Case]
+) -> tuple[float, np.ndarray, float]:
+    """The head fitted on every training case, and a cut from out-of-fold scores.
+
+    The cut is chosen among the lessons the rules leave open (the head only decides those):
+    the lowest that holds no corpus lesson and at most `MAX_FALSE_QUARANTINE` of the
+    look-alikes, on scores each case got from a head that did not see it (inner folds).
+    """
+    labels = [c.poison for c in train]
+    rows = np.array([c.row for c in train], dtype=int)
+    weights, bias = heads.fit(vectors[rows], labels, l2=L2)
+    inner = case_folds(train)
+    oof = np.zeros(len(train))
+    for fold in sorted(set(inner)):
+        fit_rows = [i for i, f in enumerate(inner) if f != fold]
+        held = [i for i, f in enumerate(inner) if f == fold]
+        w, b = heads.fit(vectors[rows[fit_rows]], [labels[i] for i in fit_rows], l2=L2)
+        oof[held] = heads.Head(tuple(w), b, 0.5).scores(vectors[rows[held]])
+    position = {c.id: i for i, c in enumerate(train)}
+    keep = [position[c.id] for c in open_cases]
+    threshold = heads.choose_threshold(
+        oof[keep],
+        [labels[i] for i in keep],
+        [train[i].source == "corpus" for i in keep],
+        MAX_FALSE_QUARANTINE,
+    )
+    return threshold, weights, bias
+
+
+def fit_exemplars(
+    sims: np.ndarray, open_cases: Sequence[Case]
+) -> tuple[float | None, float | None]:
+    """The exemplar cut (similarity, margin) catching the most training poison the rules
+    left open, holding no corpus lesson and at most the allowed share of look-alikes."""
+    rows = np.array([c.row for c in open_cases], dtype=int)
+    if not len(rows):
+        return None, None
+    poison = np.array([c.poison for c in open_cases])
+    corpus = np.array([c.source == "corpus" for c in open_cases])
+    alike_total = max(int((~poison & ~corpus).sum()), 1)
+    options = [(t, m) for t in EXEMPLAR_GRID for m in MARGIN_GRID]
+
+    def objective(option: tuple[float, float]) -> tuple[float, ...]:
+        near = (sims[rows, 0] >= option[0]) & (sims[rows, 1] >= option[1])
+        corpus_hits = int((near & corpus).sum())
+        alike_hits = int((near & ~poison & ~corpus).sum())
+        feasible = corpus_hits == 0 and alike_hits / alike_total <= MAX_FALSE_QUARANTINE
+        return (float(feasible), float((near & poison).sum()), -option[0])
+
+    best = best_of(options, objective)
+    near = (sims[rows, 0] >= best[0]) & (sims[rows, 1] >= best[1])
+    if objective(best)[0] == 0.0 or not (near & poison).any():
+        return None, None
+    return best
+
+
+def leave_one_kind_out(component: PoisoningComponent, progress: Progress | None) -> tuple[Row, ...]:
+    """Per kind: the screen fitted without that kind's items, scored on them."""
+    rows = []
+    dev = [c for c in component.cases if c.source == "dev"]
+    kinds = sorted({(c.poison, c.kind) for c in dev}, key=lambda p: (not p[0], p[1]))
+    for poison, kind in kinds:
+        if progress:
+            progress(f"poisoning: leave out {kind}")
+        held = [c for c in dev if c.poison == poison and c.kind == kind]
+        train = [c for c in component.cases if not (c.poison == poison and c.kind == kind and c.source == "dev")]
+        params = component.fit(train, frozenset())
+        flags = component.flagged(held, params, frozenset())
+        name = "caught" if poison else "false quarantine"
+        label = f"{'poison' if poison else 'benign'}/{kind}"
+        rows.append(Row(label, ((name, mean([float(f) for f in flags])), ("n", float(len(held))))))
+    return tuple(rows)
+
+
+def poison_cases(context: Context) -> list[Case]:
+    """The dev items, then the corpus lessons, each with its row in the vector matrix."""
+    data = context.data
+    cases = [
+        Case(i.id, "dev", i.skill, i.poison, i.kind, i.tag, i.text, n)
+        for n, i in enumerate(data.poison_items)
+    ]
+    start = len(cases)
+    cases += [
+        Case(f"corpus:{c.id}", "corpus", c.skill, False, "corpus", c.tag, c.text, start + n)
+        for n, c in enumerate(data.corpus)
+    ]
+    return cases
+
+
+def exemplar_similarities(context: Context, texts: Sequence[str], vectors: np.ndarray) -> np.ndarray:
+    """Each text's best cosine to an attack exemplar and its margin over the benign anchors."""
+    from fireworks_skill_memory.memory.screen.exemplars import ATTACK_EXEMPLARS, BENIGN_ANCHORS
+
+    del texts
+    attacks = [text for texts_ in ATTACK_EXEMPLARS.values() for text in texts_]
+    reference = context.embedder.embed_batch([*attacks, *BENIGN_ANCHORS])
+    to_attacks = vectors @ reference[: len(attacks)].T
+    to_anchors = vectors @ reference[len(attacks) :].T
+    best = to_attacks.max(axis=1)
+    return np.stack([best, best - to_anchors.max(axis=1)], axis=1)
+
+
+def component_for(context: Context, progress: Progress | None = None) -> PoisoningComponent:
+    cases = poison_cases(context)
+    if progress:
+        progress("poisoning: embedding the dev set and the corpus")
+    texts = [embedding_text(c.tag or None, c.text) for c in cases]
+    vectors = np.asarray(context.embedder.embed_batch(texts), dtype=np.float32)
+    return PoisoningComponent(cases, vectors, exemplar_similarities(context, texts, vectors), progress)
+
+
+def report(
+    context: Context, *, ablations: bool = True, progress: Progress | None = None
+) -> ComponentReport:
+    component = component_for(context, progress)
+    rows = leave_one_kind_out(component, progress)
+    return cv_report(
+        component,
+        ablations=ablations,
+        progress=progress,
+        rows=rows,
+        rows_title="leave one kind out (fitted without the kind, scored on it)",
+    )
