@@ -302,6 +302,8 @@ def persistence(ctx: Context, risky: bool) -> Risk | None:
         if remote and (outside or re.search(r"\bremote\b|\bURL\b", sentence.prose, re.I)):
             return Risk("persistence", PERSISTENCE, "loads the agent's instructions from a URL")
         if place is None:
+            place = _lesson_place(ctx) if len(ctx.reading.sentences) > 1 else None
+        if place is None:
             continue
         if "authorized_keys" in place and _planted_key(sentence, lex):
             return Risk("persistence", PERSISTENCE, "plants a login key in authorized_keys")
@@ -323,6 +325,15 @@ def _persistent_place(ctx: Context, sentence: Sentence) -> str | None:
         return None
     verb = ctx.first("write_verbs", sentence, sentence.prose)
     return place.group(0) if verb is not None else None
+
+
+def _lesson_place(ctx: Context) -> str | None:
+    """A place and a write named in different steps of one lesson ("1. open ~/.bashrc 2. append
+    ...")."""
+    whole = " ".join(s.text for s in ctx.reading.sentences)
+    place = ctx.lex.search("persistent_places", whole)
+    verb = any(ctx.first("write_verbs", s, s.prose) for s in ctx.reading.sentences)
+    return place.group(0) if place and verb else None
 
 
 def _planted_key(sentence: Sentence, lex: Lexicon) -> bool:

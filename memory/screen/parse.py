@@ -203,7 +203,7 @@ def _commands(sentence: str, lex: Lexicon) -> list[Command]:
         end = _inline_end(prose, match.start(), lex)
         body = prose[match.start() : end].strip()
         stages = _stages(body, lex)
-        if stages:
+        if stages and (len(stages) > 1 or stages[0].args):  # a bare program name is a word
             found.append(Command(body, match.start(), stages))
             taken = end
     return found
@@ -242,7 +242,7 @@ def _stages(command: str, lex: Lexicon) -> tuple[Stage, ...]:
     for raw in lex["stage_separators"].regex.split(command):  # type: ignore[union-attr]
         words = _words(raw)
         sudo = False
-        while words and (words[0].lower() in lex["prefix_words"].values or "=" in words[0]):
+        while len(words) > 1 and (words[0].lower() in lex["prefix_words"].values or "=" in words[0]):
             sudo = sudo or words[0] in ("sudo", "doas")
             words = words[1:]
         if not words:
@@ -257,6 +257,7 @@ def _stages(command: str, lex: Lexicon) -> tuple[Stage, ...]:
         or lex.has("ambiguous_command_words", first)
         or first in lex["prefix_words"].values
         or first in lex["interpreters"].values
+        or first in lex["dev_tools"].values
     )
     return tuple(stages) if known else ()
 

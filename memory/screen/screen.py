@@ -105,12 +105,13 @@ class EffectScreen:
         head: Head | None = None,
         *,
         judge_actions: bool = False,
+        learned: bool = True,
     ) -> None:
         from fireworks_skill_memory.memory.screen.head import shipped_head
 
         self._embedder = embedder
         self.judge = judge
-        self.head = head if head is not None else shipped_head()
+        self.head = (head if head is not None else shipped_head()) if learned else None
         self.judge_actions = judge_actions
 
     def _model(self) -> EmbeddingModel:
@@ -198,6 +199,17 @@ def screen_for(
         return load_embedder(settings.embed_model, settings.device)
 
     return EffectScreen(load, judge, judge_actions=judge_actions)
+
+
+def rules_screen(judge: ScreenJudge | None = None, *, judge_actions: bool = False) -> Screen:
+    """The rules and trust, with no model; a judge still sees what it is given to see."""
+    if judge is None:
+        return RULES_SCREEN
+
+    def no_model() -> EmbeddingModel:
+        raise AssertionError("a rules-only screen embeds nothing")
+
+    return EffectScreen(no_model, judge, judge_actions=judge_actions, learned=False)
 
 
 class TrustedScreen:
