@@ -14,6 +14,7 @@ head are the parts `eval cv` switches off in turn.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -35,8 +36,9 @@ from fireworks_skill_memory.memory.screen import head as heads
 from fireworks_skill_memory.memory.screen.rules import RULE_PARTS, screen_rules
 from fireworks_skill_memory.memory.screen.screen import embedding_text
 
-HEAD, EXEMPLARS = "learned head", "exemplar similarity"
-PARTS = (*RULE_PARTS, EXEMPLARS, HEAD)
+HEAD, EXEMPLARS, WRITTEN = "learned head", "exemplar similarity", "written training set"
+PARTS = (*RULE_PARTS, EXEMPLARS, HEAD, WRITTEN)
+TRAINING_FILE = "poison_training.jsonl"
 MAX_FALSE_QUARANTINE = 0.03
 L2 = 1.0
 EXEMPLAR_GRID = tuple(round(0.50 + 0.02 * i, 2) for i in range(16))
@@ -55,7 +57,7 @@ class Case:
     """One labelled lesson: a dev item or a corpus lesson."""
 
     id: str
-    source: str  # "dev" or "corpus"
+    source: str  # "dev", "corpus" or "written" (the head's own training set: never scored)
     group: str  # the skill (corpus folds)
     poison: bool
     kind: str
@@ -94,12 +96,15 @@ class PoisoningComponent:
         vectors: np.ndarray,
         exemplar_scores: np.ndarray,
         progress: Progress | None = None,
+        written: Sequence[Case] = (),
     ) -> None:
         self.cases = list(cases)
+        self.written = list(written)
         self.vectors = vectors
         self.exemplar = exemplar_scores  # (rows, 2): best attack cosine, margin over anchors
         self.progress = progress
         self._rules: dict[frozenset[str], dict[str, bool]] = {}
+        self._heads: dict[tuple[frozenset[str], bool], HeadFit] = {}
 
     def items(self) -> Sequence[Case]:
         return self.cases
@@ -112,7 +117,9 @@ class PoisoningComponent:
         key = frozenset(p for p in off if p in RULE_PARTS)
         if key not in self._rules:
             if self.progress:
-                self.progress(f"poisoning: rules{' without ' + ', '.join(sorted(key)) if key else ''}")
+                self.progress(
+                    f"poisoning: rules{' without ' + ', '.join(sorted(key)) if key else ''}"
+                )
             self._rules[key] = {
                 c.id: screen_rules(c.tag, c.text, key) is not None for c in self.cases
             }
@@ -123,24 +130,35 @@ class PoisoningComponent:
         open_cases = [c for c in train if not hits[c.id]]
         threshold, weights, bias = None, (), 0.0
         if HEAD not in off and any(c.poison for c in open_cases):
-            threshold, w, bias = fit_head(self.vectors, train, open_cases)
-            weights = tuple(float(v) for v in w)
+            key = (frozenset(c.id for c in train), WRITTEN not in off)
+            if key not in self._heads:  # the head does not depend on the rules: fit it once
+                extra = self.written if key[1] else []
+                self._heads[key] = fit_head(self.vectors, train, extra)
+            found = self._heads[key]
+            threshold = found.threshold(train, open_cases)
+            weights, bias = tuple(float(v) for v in found.weights), found.bias
         exemplar = (None, None)
         if EXEMPLARS not in off:
             exemplar = fit_exemplars(self.exemplar, open_cases)
         return PoisonParams(threshold, exemplar[0], exemplar[1], weights, bias)
 
-    def flagged(self, items: Sequence[Case], params: PoisonParams, off: frozenset[str]) -> list[bool]:
+    def flagged(
+        self, items: Sequence[Case], params: PoisonParams, off: frozenset[str]
+    ) -> list[bool]:
         hits = self.rule_hits(off)
         flags = [hits[c.id] for c in items]
         rows = np.array([c.row for c in items], dtype=int)
         if params.head_threshold is not None and params.head_weights:
             head = heads.Head(params.head_weights, params.head_bias, params.head_threshold)
             scores = head.scores(self.vectors[rows])
-            flags = [f or bool(s >= params.head_threshold) for f, s in zip(flags, scores, strict=True)]
+            flags = [
+                f or bool(s >= params.head_threshold) for f, s in zip(flags, scores, strict=True)
+            ]
         if params.exemplar_threshold is not None and params.exemplar_margin is not None:
             sims = self.exemplar[rows]
-            near = (sims[:, 0] >= params.exemplar_threshold) & (sims[:, 1] >= params.exemplar_margin)
+            near = (sims[:, 0] >= params.exemplar_threshold) & (
+                sims[:, 1] >= params.exemplar_margin
+            )
             flags = [f or bool(n) for f, n in zip(flags, near, strict=True)]
         return flags
 
@@ -174,7 +192,9 @@ def case_folds(items: Sequence[Case], k: int = 5) -> list[int]:
     dev_folds = dict(
         zip(
             (c.id for c in dev),
-            stratified_folds(dev, lambda c: ("poison" if c.poison else "benign", c.kind), lambda c: c.id, k),
+            stratified_folds(
+                dev, lambda c: ("poison" if c.poison else "benign", c.kind), lambda c: c.id, k
+            ),
             strict=True,
         )
     )
@@ -184,34 +204,47 @@ def case_folds(items: Sequence[Case], k: int = 5) -> list[int]:
     return [dev_folds[c.id] if c.source == "dev" else corpus_folds[c.id] for c in items]
 
 
-def fit_head(
-    vectors: np.ndarray, train: Sequence[Case], open_cases: Sequence[Case]
-) -> tuple[float, np.ndarray, float]:
-    """The head fitted on every training case, and a cut from out-of-fold scores.
+@dataclass(frozen=True)
+class HeadFit:
+    """A head fitted on training cases, with each case's out-of-fold score."""
 
-    The cut is chosen among the lessons the rules leave open (the head only decides those):
-    the lowest that holds no corpus lesson and at most `MAX_FALSE_QUARANTINE` of the
-    look-alikes, on scores each case got from a head that did not see it (inner folds).
-    """
+    weights: np.ndarray
+    bias: float
+    oof: Mapping[str, float]
+
+    def threshold(self, train: Sequence[Case], open_cases: Sequence[Case]) -> float:
+        """The cut, chosen among the lessons the rules leave open (the head decides only those):
+        the lowest that holds no corpus lesson and at most `MAX_FALSE_QUARANTINE` of the
+        look-alikes, on scores each case got from a head that did not see it."""
+        del train
+        return heads.choose_threshold(
+            np.array([self.oof[c.id] for c in open_cases]),
+            [c.poison for c in open_cases],
+            [c.source == "corpus" for c in open_cases],
+            MAX_FALSE_QUARANTINE,
+        )
+
+
+def fit_head(vectors: np.ndarray, train: Sequence[Case], written: Sequence[Case] = ()) -> HeadFit:
+    """The head fitted on the training cases (and the written set), with out-of-fold scores
+    from inner folds dealt the same way as the outer ones."""
     labels = [c.poison for c in train]
     rows = np.array([c.row for c in train], dtype=int)
-    weights, bias = heads.fit(vectors[rows], labels, l2=L2)
+    extra_rows = [c.row for c in written]
+    extra_labels = [c.poison for c in written]
+    weights, bias = heads.fit(vectors[[*rows, *extra_rows]], labels + extra_labels, l2=L2)
     inner = case_folds(train)
     oof = np.zeros(len(train))
     for fold in sorted(set(inner)):
         fit_rows = [i for i, f in enumerate(inner) if f != fold]
         held = [i for i, f in enumerate(inner) if f == fold]
-        w, b = heads.fit(vectors[rows[fit_rows]], [labels[i] for i in fit_rows], l2=L2)
+        w, b = heads.fit(
+            vectors[[*rows[fit_rows], *extra_rows]],
+            [labels[i] for i in fit_rows] + extra_labels,
+            l2=L2,
+        )
         oof[held] = heads.Head(tuple(w), b, 0.5).scores(vectors[rows[held]])
-    position = {c.id: i for i, c in enumerate(train)}
-    keep = [position[c.id] for c in open_cases]
-    threshold = heads.choose_threshold(
-        oof[keep],
-        [labels[i] for i in keep],
-        [train[i].source == "corpus" for i in keep],
-        MAX_FALSE_QUARANTINE,
-    )
-    return threshold, weights, bias
+    return HeadFit(weights, bias, {c.id: float(s) for c, s in zip(train, oof, strict=True)})
 
 
 def fit_exemplars(
@@ -250,13 +283,32 @@ def leave_one_kind_out(component: PoisoningComponent, progress: Progress | None)
         if progress:
             progress(f"poisoning: leave out {kind}")
         held = [c for c in dev if c.poison == poison and c.kind == kind]
-        train = [c for c in component.cases if not (c.poison == poison and c.kind == kind and c.source == "dev")]
+        train = [
+            c
+            for c in component.cases
+            if not (c.poison == poison and c.kind == kind and c.source == "dev")
+        ]
         params = component.fit(train, frozenset())
         flags = component.flagged(held, params, frozenset())
         name = "caught" if poison else "false quarantine"
         label = f"{'poison' if poison else 'benign'}/{kind}"
         rows.append(Row(label, ((name, mean([float(f) for f in flags])), ("n", float(len(held))))))
     return tuple(rows)
+
+
+def written_cases(start: int) -> list[Case]:
+    """The head's own training set (`data/poison_training.jsonl`, see its README section)."""
+    from importlib import resources
+
+    path = resources.files(__package__).joinpath("data", TRAINING_FILE)
+    cases = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        item = json.loads(line)
+        poison = item["label"] == "poison"
+        cases.append(
+            Case(item["id"], "written", "", poison, item["kind"], "", item["text"], start + n)
+        )
+    return cases
 
 
 def poison_cases(context: Context) -> list[Case]:
@@ -274,7 +326,9 @@ def poison_cases(context: Context) -> list[Case]:
     return cases
 
 
-def exemplar_similarities(context: Context, texts: Sequence[str], vectors: np.ndarray) -> np.ndarray:
+def exemplar_similarities(
+    context: Context, texts: Sequence[str], vectors: np.ndarray
+) -> np.ndarray:
     """Each text's best cosine to an attack exemplar and its margin over the benign anchors."""
     from fireworks_skill_memory.memory.screen.exemplars import ATTACK_EXEMPLARS, BENIGN_ANCHORS
 
@@ -289,11 +343,13 @@ def exemplar_similarities(context: Context, texts: Sequence[str], vectors: np.nd
 
 def component_for(context: Context, progress: Progress | None = None) -> PoisoningComponent:
     cases = poison_cases(context)
+    written = written_cases(len(cases))
     if progress:
-        progress("poisoning: embedding the dev set and the corpus")
-    texts = [embedding_text(c.tag or None, c.text) for c in cases]
+        progress("poisoning: embedding the dev set, the corpus and the written training set")
+    texts = [embedding_text(c.tag or None, c.text) for c in [*cases, *written]]
     vectors = np.asarray(context.embedder.embed_batch(texts), dtype=np.float32)
-    return PoisoningComponent(cases, vectors, exemplar_similarities(context, texts, vectors), progress)
+    similarities = exemplar_similarities(context, texts, vectors)
+    return PoisoningComponent(cases, vectors, similarities, progress, written)
 
 
 def report(

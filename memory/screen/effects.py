@@ -48,7 +48,12 @@ from fireworks_skill_memory.memory.screen.parse import (
 from fireworks_skill_memory.memory.screen.text import blank, negated
 
 EGRESS, REMOTE, DESTRUCTIVE, SUPPLY = "egress", "remote code", "destructive", "supply chain"
-PERSISTENCE, PERMISSIONS, CONCEAL, OVERRIDE = "persistence", "permissions", "concealment", "override"
+PERSISTENCE, PERMISSIONS, CONCEAL, OVERRIDE = (
+    "persistence",
+    "permissions",
+    "concealment",
+    "override",
+)
 NEGATION_GUARD = "negation guard"
 FAMILIES = (EGRESS, REMOTE, DESTRUCTIVE, SUPPLY, PERSISTENCE, PERMISSIONS, CONCEAL, OVERRIDE)
 
@@ -193,8 +198,7 @@ def _untrusted_source(host: str, text: str, lex: Lexicon) -> bool:
 
 
 def _runs(ctx: Context, sentence: Sentence) -> bool:
-    pattern = r"\b(?:run|execute|source|install|pipe|bash|sh|eval|exec|ejecut\w*|führ\w*|exécut\w*|instal\w*)\b|运行|执行|実行"
-    return any(ctx.clear(sentence, m.start()) for m in re.finditer(pattern, sentence.text, re.I))
+    return ctx.first("run_verbs", sentence) is not None
 
 
 def _sentence_of(ctx: Context, effect: Effect) -> Sentence:
@@ -226,14 +230,17 @@ def destructive(ctx: Context) -> Risk | None:
             continue
         rest = sentence.prose[verb.start() :]
         valuable = lex.search("valuable_objects", rest)
-        calm = lex.has("ephemeral_words", sentence.prose) or lex.has("careful_words", sentence.prose)
+        shared = valuable is not None and lex.has("production_words", valuable.group(0))
+        calm = lex.has("careful_words", sentence.prose) or (
+            not shared and lex.has("ephemeral_words", sentence.prose)
+        )
         if valuable and not calm:
             return Risk("destructive", DESTRUCTIVE, f"removes {valuable.group(0)}")
     return None
 
 
 def _wholesale(effect: Effect) -> bool:
-    return bool(re.search(r"--all\b|-A\b|--all-namespaces|--recursive|\bDROP\s+DATABASE|FLUSHALL", effect.destination, re.I))
+    return lexicon().has("wholesale_flags", effect.sentence)
 
 
 # ----------------------------------------------------------------------------- supply chain
@@ -269,7 +276,7 @@ def _source_swap(ctx: Context, sentence: Sentence) -> Risk | None:
         if _outside(host, lex) and ctx.clear(sentence, image.start()):
             return Risk("supplychain", SUPPLY, f"pulls images from {host}")
     outside = [h for h in sentence.hosts if _outside(h, lex)]
-    publishing = re.search(r"\b(?:upload|publish|push|deploy|submit)\w*", sentence.prose, re.I)
+    publishing = lex.has("publish_verbs", sentence.prose)
     if outside and not publishing and ctx.first("package_source_words", sentence, sentence.prose):
         return Risk("supplychain", SUPPLY, f"takes packages from {outside[0]}")
     return None
@@ -294,12 +301,14 @@ def persistence(ctx: Context, risky: bool) -> Risk | None:
         copy = ctx.first("copy_verbs", sentence, sentence.prose)
         spread = lex.has("everywhere", sentence.prose) or lex.has("agent_places", sentence.text)
         if self_ref and copy and spread:
-            return Risk("persistence", PERSISTENCE, "a note that copies itself into memory or config")
+            return Risk(
+                "persistence", PERSISTENCE, "a note that copies itself into memory or config"
+            )
         if ctx.first("memory_infection", sentence, sentence.prose):
             return Risk("persistence", PERSISTENCE, "tells every future lesson to carry something")
         remote = ctx.first("remote_instructions", sentence, sentence.prose)
         outside = [h for h in sentence.hosts if _outside(h, lex)]
-        if remote and (outside or re.search(r"\bremote\b|\bURL\b", sentence.prose, re.I)):
+        if remote and (outside or lex.has("remote_words", sentence.prose)):
             return Risk("persistence", PERSISTENCE, "loads the agent's instructions from a URL")
         if place is None:
             place = _lesson_place(ctx) if len(ctx.reading.sentences) > 1 else None
@@ -307,7 +316,11 @@ def persistence(ctx: Context, risky: bool) -> Risk | None:
             continue
         if "authorized_keys" in place and _planted_key(sentence, lex):
             return Risk("persistence", PERSISTENCE, "plants a login key in authorized_keys")
-        fetched = [e for e in sentence.effects if e.action in (FETCH, NAME_URL) and _outside(e.destination, lex)]
+        fetched = [
+            e
+            for e in sentence.effects
+            if e.action in (FETCH, NAME_URL) and _outside(e.destination, lex)
+        ]
         if fetched or risky or _secret_material(sentence.text, lex):
             return Risk("persistence", PERSISTENCE, f"makes {place} fetch or run something risky")
     return None
@@ -320,7 +333,9 @@ def _persistent_place(ctx: Context, sentence: Sentence) -> str | None:
             where = lex.search("persistent_places", effect.destination + " " + effect.object)
             if where:
                 return where.group(0)
-    place = lex.search("persistent_places", sentence.text) or lex.search("persistence_words", sentence.prose)
+    place = lex.search("persistent_places", sentence.text) or lex.search(
+        "persistence_words", sentence.prose
+    )
     if place is None:
         return None
     verb = ctx.first("write_verbs", sentence, sentence.prose)
@@ -337,7 +352,7 @@ def _lesson_place(ctx: Context) -> str | None:
 
 
 def _planted_key(sentence: Sentence, lex: Lexicon) -> bool:
-    said = re.search(r"\b(?:this|the\s+following|our|the\s+support|the\s+vendor['’]?s?|below)\b[^.]{0,30}\bkey\b", sentence.prose, re.I)
+    said = lex.has("planted_key_words", sentence.prose)
     return bool(lex.has("private_key_material", sentence.text) or sentence.hosts or said)
 
 
@@ -365,7 +380,9 @@ def permissions(ctx: Context) -> Risk | None:
         waiver = ctx.first("approval_waiver", sentence, sentence.prose)
         if waiver is None:
             continue
-        scoped = lex.has("benign_scope", sentence.prose) or lex.has("sandbox_context", sentence.prose)
+        scoped = lex.has("benign_scope", sentence.prose) or lex.has(
+            "sandbox_context", sentence.prose
+        )
         if not scoped and lex.has("risky_verbs", sentence.prose):
             return Risk("permission", PERMISSIONS, "declares the user's approval unnecessary")
     return None
@@ -388,10 +405,8 @@ def concealment(ctx: Context) -> Risk | None:
             return Risk("conceal", CONCEAL, "leaves what the agent did out of its report")
         if ctx.first("misreport", sentence, prose):
             return Risk("conceal", CONCEAL, "tells the agent to misreport its work")
-        if re.search(r"\b(?:clear|erase|delete|wipe|truncate|purge|remove)\w*\b[^.;]{0,40}\b(?:shell\s+history|bash\s+history|command\s+history|session\s+(?:transcript|log)|transcripts?|audit\s+(?:logs?|trail)|traces)\b", prose, re.I):
-            match = re.search(r"\b(?:clear|erase|delete|wipe|truncate|purge|remove)\w*", prose, re.I)
-            if match and ctx.clear(sentence, match.start()):
-                return Risk("conceal", CONCEAL, "erases the record of what was run")
+        if ctx.first("erase_traces", sentence, prose):
+            return Risk("conceal", CONCEAL, "erases the record of what was run")
     return None
 
 
@@ -408,21 +423,13 @@ def _concealed(prose: str, move: re.Match[str], lex: Lexicon, audience: bool = T
 
 # ----------------------------------------------------------------------------- override
 
-_QUOTED = re.compile(r"(?<![\w])'[^'\n]{3,80}'(?![\w])|\"[^\"\n]{3,80}\"|“[^”]{3,80}”")
-_CONTENT_SOURCE = re.compile(
-    r"\b(?:in|from|inside|within|embedded\s+in|found\s+in)\s+(?:\w+\s+){0,2}(?:web\s*pages?|"
-    r"fetched|pages?|files?|tool\s+(?:output|results?)|documents?|comments?|issues?|e-?mails?|"
-    r"untrusted|third-party|search\s+results|READMEs?|content)\b",
-    re.IGNORECASE,
-)
-
 
 def override(ctx: Context) -> Risk | None:
     lex = ctx.lex
     for sentence in ctx.reading.sentences:
-        prose = blank(sentence.prose, _QUOTED)
+        prose = blank(sentence.prose, lex["quoted"].regex)  # type: ignore[arg-type]
         demote = ctx.first("override_demote", sentence, prose)
-        if demote and not _CONTENT_SOURCE.search(prose[demote.start() : demote.end() + 60]):
+        if demote and not lex.has("content_sources", prose[demote.start() : demote.end() + 60]):
             return Risk("override", OVERRIDE, "tells the agent its instructions no longer apply")
         if ctx.first("override_precedence", sentence, prose):
             return Risk("override", OVERRIDE, "puts a note above the user or the system")
@@ -430,7 +437,6 @@ def override(ctx: Context) -> Risk | None:
             return Risk("override", OVERRIDE, "tells the agent to obey text found in content")
         if ctx.first("persona", sentence, prose):
             return Risk("override", OVERRIDE, "gives the agent a new identity or no limits")
-    del lex
     return None
 
 

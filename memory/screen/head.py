@@ -39,7 +39,7 @@ class Head:
 
 
 def fit(
-    vectors: np.ndarray, labels: Sequence[bool], l2: float = 1.0, steps: int = 25
+    vectors: np.ndarray, labels: Sequence[bool], l2: float = 1.0, steps: int = 20
 ) -> tuple[np.ndarray, float]:
     """Logistic regression weights and bias; classes weighted to equal totals."""
     y = np.asarray(labels, dtype=np.float64)
@@ -56,7 +56,7 @@ def fit(
         hessian = (x * (sample * p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-9)
         step = np.linalg.solve(hessian, gradient)
         beta -= step
-        if float(np.abs(step).max()) < 1e-7:
+        if float(np.abs(step).max()) < 1e-5:
             break
     return beta[:-1], float(beta[-1])
 

@@ -27,7 +27,12 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 DATA_FILES = (
-    "text.toml", "commands.toml", "places.toml", "prose.toml", "structure.toml", "trust.toml",
+    "text.toml",
+    "commands.toml",
+    "places.toml",
+    "prose.toml",
+    "structure.toml",
+    "trust.toml",
 )
 PACKAGES_FILE = "packages.toml"
 KINDS = ("pattern", "words", "hosts", "names")

@@ -15,17 +15,6 @@ from fireworks_skill_memory.memory.screen.lexicon import lexicon
 
 _CONFUSABLE = str.maketrans({"1": "l", "0": "o", "3": "e", "5": "s", "4": "a", "7": "t"})
 _BACKTICKED = re.compile(r"`([@\w][\w./@-]{2,80})`")
-_SWAP_OR_INSTALL = re.compile(
-    r"\b(?:instead|rather than|in place of|replac\w*|swap\w*|switch\w*|migrat\w*|install\w*|"
-    r"add|use|uses|require|import|depend\w*|en lugar de|statt|au lieu de|instala\w*|"
-    r"installier\w*|nutze|usa|utilise)\b|代替|替换|改用|代わりに",
-    re.IGNORECASE,
-)
-_AFTER_VERB = re.compile(
-    r"\b(?:install|add|use|swap|replace|switch to|require|instala|installiere|nutze|usa|"
-    r"utilise)\s+(?:the\s+)?(?:package\s+|library\s+|module\s+)?`?([@\w][\w./@-]*\w)`?",
-    re.IGNORECASE,
-)
 
 
 def edit_distance_one(a: str, b: str) -> bool:
@@ -50,8 +39,12 @@ def typo_like(word: str, known: str) -> bool:
     """One letter doubled, two swapped, or a digit for a look-alike letter: a squatter's edit
     rather than a different word ("share" is not "sharp")."""
     if len(word) == len(known) + 1:
+        if "-" in known and word == known + "s":
+            return True  # a plural of a compound name
         at = next((i for i in range(len(known)) if word[i] != known[i]), len(known))
-        return word[:at] + word[at + 1 :] == known and word[at] in (word[at - 1 : at] + word[at + 1 : at + 2])
+        return word[:at] + word[at + 1 :] == known and word[at] in (
+            word[at - 1 : at] + word[at + 1 : at + 2]
+        )
     if len(word) == len(known):
         diffs = [i for i in range(len(word)) if word[i] != known[i]]
         return len(diffs) == 2 and edit_distance_one(word, known)
@@ -97,9 +90,9 @@ def _installed_names(text: str) -> Iterator[tuple[str, bool]]:
             if lex["command_stop_words"].values & {bare.lower()}:
                 break
             yield bare, False
-    if _SWAP_OR_INSTALL.search(text):
+    if lex.has("recommend_words", text):
         yield from ((m.group(1), True) for m in _BACKTICKED.finditer(text))
-        yield from ((m.group(1), True) for m in _AFTER_VERB.finditer(text))
+        yield from ((m.group(1), True) for m in lex.finditer("recommended_name", text))
 
 
 def typosquat(text: str) -> tuple[str, str] | None:
@@ -124,6 +117,7 @@ def impostor_action(text: str) -> tuple[str, str] | None:
             folded = owner.translate(_CONFUSABLE).replace("1", "l")
             if folded == "actions" or edit_distance_one(folded, "actions"):
                 return f"{owner}/{name}", f"actions/{name}"
-            if name in official and (table == "actions_uses" or _SWAP_OR_INSTALL.search(text)):
+            swapped = table == "actions_uses" or lex.has("recommend_words", text)
+            if name in official and swapped:
                 return f"{owner}/{name}", f"actions/{name}"
     return None

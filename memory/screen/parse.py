@@ -242,7 +242,9 @@ def _stages(command: str, lex: Lexicon) -> tuple[Stage, ...]:
     for raw in lex["stage_separators"].regex.split(command):  # type: ignore[union-attr]
         words = _words(raw)
         sudo = False
-        while len(words) > 1 and (words[0].lower() in lex["prefix_words"].values or "=" in words[0]):
+        while len(words) > 1 and (
+            words[0].lower() in lex["prefix_words"].values or "=" in words[0]
+        ):
             sudo = sudo or words[0] in ("sudo", "doas")
             words = words[1:]
         if not words:
@@ -295,17 +297,21 @@ def _stage_effects(
     if program in lex["fetchers"].values:
         out.extend(_fetch_effects(stage, before, after, hosts, lex))
     elif program in lex["socket_senders"].values:
-        names = [a for a in args if lex.has("host_tlds", a) or "." in a and not a.startswith("-")]
+        names = [a for a in args if lex.has("host_tlds", a) or ("." in a and not a.startswith("-"))]
         out.extend((SEND, before or stage.raw, name) for name in names[:1])
     elif program in lex["remote_copiers"].values:
         out.extend(_copy_effects(args, lex))
     elif program in lex["mailers"].values:
-        out.extend((SEND, before or stage.raw, m.group(1).lower()) for m in _EMAIL.finditer(stage.raw))
+        out.extend(
+            (SEND, before or stage.raw, m.group(1).lower()) for m in _EMAIL.finditer(stage.raw)
+        )
     elif program in lex["dns_tools"].values and lex.has("substitution", stage.raw):
         out.append((SEND, stage.raw, args[-1] if args else ""))
     elif program in lex["rm_like"].values:
         out.extend((DELETE, a, "") for a in args if not a.startswith("-") or a == "-")
-        if program in ("rm", "remove-item") and not any(lex.has("recursive_flags", a) for a in args):
+        if program in ("rm", "remove-item") and not any(
+            lex.has("recursive_flags", a) for a in args
+        ):
             out = [e for e in out if e[0] != DELETE or lex.has("valuable_targets", e[1])]
     elif program == "find" and ("-delete" in args or "rm" in args):
         out.extend((DELETE, a, "") for a in args[:1])
@@ -318,9 +324,9 @@ def _stage_effects(
     elif program == "crontab":
         out.append((WRITE, before or stage.raw, "crontab"))
     out.extend(_install_effects(stage, lex))
-    if after is not None and after.program in lex["interpreters"].values:
-        if lex.has("decoders", stage.raw) or lex.has("decoders", before):
-            out.append((SETTING, "decode and run", stage.raw))
+    decoded = lex.has("decoders", stage.raw) or lex.has("decoders", before)
+    if decoded and after is not None and after.program in lex["interpreters"].values:
+        out.append((SETTING, "decode and run", stage.raw))
     return out
 
 

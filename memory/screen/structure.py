@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from collections.abc import Iterator
 
 from fireworks_skill_memory.memory.screen.effects import Risk
@@ -48,17 +47,10 @@ def hidden(raw: str) -> Risk | None:
     return None
 
 
-_INTO_SHELL = re.compile(
-    r"\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python\d*|perl|ruby|node|php|eval|source|iex|"
-    r"powershell|psql|mysql)\b|\$\(|\beval\b|\bexec\b",
-    re.IGNORECASE,
-)
-
-
 def _decoded_into_shell(text: str, lex: Lexicon) -> bool:
     for match in lex.finditer("decoders", text):
         window = text[max(0, match.start() - 60) : match.end() + 60]
-        if _INTO_SHELL.search(window):
+        if lex.has("into_shell", window):
             return True
     return False
 

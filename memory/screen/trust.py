@@ -15,7 +15,9 @@ from fireworks_skill_memory.memory.screen.lexicon import lexicon
 from fireworks_skill_memory.memory.screen.screen import Trust
 
 
-def call_reads_untrusted(name: str, tool_input: Mapping[str, object], cwd: str | None) -> str | None:
+def call_reads_untrusted(
+    name: str, tool_input: Mapping[str, object], cwd: str | None
+) -> str | None:
     """Why one tool call brought outside content into the session, or None."""
     lex = lexicon()
     if lex.has("web_tools", name):

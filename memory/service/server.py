@@ -418,9 +418,8 @@ def _op_add(
 
     skill = request.get("skill")
     scope = validate_skill(skill) if isinstance(skill, str) else None
-    from fireworks_skill_memory.memory.store.provenance import Provenance
-
     from fireworks_skill_memory.memory.screen.screen import Trust, TrustedScreen
+    from fireworks_skill_memory.memory.store.provenance import Provenance
 
     tag = request.get("tag")
     screen: LessonScreen = service._screen
