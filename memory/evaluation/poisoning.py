@@ -7,9 +7,9 @@ So a corpus lesson's false-quarantine figure is always scored by a head that did
 skill. A leave-one-kind-out pass refits without one kind's items and scores that kind.
 
 What is fitted on the training folds: the learned head (logistic regression over the
-embedding) and its cut, and the exemplar similarity's cut. The rules are written from the
-threat model and not fitted; each rule family, the negation guard, the exemplars and the
-head are the parts `eval cv` switches off in turn.
+embedding, with the written training set) and its cut. The rules are written from the threat
+model and not fitted; each rule family, the negation guard, the head and its written training
+set are the parts `eval cv` switches off in turn.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from fireworks_skill_memory.memory.evaluation.cv import (
     Measure,
     Progress,
     Row,
-    best_of,
     mean,
 )
 from fireworks_skill_memory.memory.evaluation.cv import report as cv_report
@@ -36,13 +35,11 @@ from fireworks_skill_memory.memory.screen import head as heads
 from fireworks_skill_memory.memory.screen.rules import RULE_PARTS, screen_rules
 from fireworks_skill_memory.memory.screen.screen import embedding_text
 
-HEAD, EXEMPLARS, WRITTEN = "learned head", "exemplar similarity", "written training set"
-PARTS = (*RULE_PARTS, EXEMPLARS, HEAD, WRITTEN)
+HEAD, WRITTEN = "learned head", "written training set"
+PARTS = (*RULE_PARTS, HEAD, WRITTEN)
 TRAINING_FILE = "poison_training.jsonl"
 MAX_FALSE_QUARANTINE = 0.03
 L2 = 1.0
-EXEMPLAR_GRID = tuple(round(0.50 + 0.02 * i, 2) for i in range(16))
-MARGIN_GRID = (0.0, 0.05, 0.10, 0.15)
 
 CAUGHT, FALSE_Q, CORPUS_Q, CORPUS_N = (
     "caught",
@@ -68,11 +65,9 @@ class Case:
 
 @dataclass(frozen=True)
 class PoisonParams:
-    """What is fitted: the head's weights and cut, the exemplars' cuts."""
+    """What is fitted: the learned head's weights and cut."""
 
     head_threshold: float | None
-    exemplar_threshold: float | None
-    exemplar_margin: float | None
     head_weights: tuple[float, ...] = ()
     head_bias: float = 0.0
 
@@ -94,14 +89,12 @@ class PoisoningComponent:
         self,
         cases: Sequence[Case],
         vectors: np.ndarray,
-        exemplar_scores: np.ndarray,
         progress: Progress | None = None,
         written: Sequence[Case] = (),
     ) -> None:
         self.cases = list(cases)
         self.written = list(written)
         self.vectors = vectors
-        self.exemplar = exemplar_scores  # (rows, 2): best attack cosine, margin over anchors
         self.progress = progress
         self._rules: dict[frozenset[str], dict[str, bool]] = {}
         self._heads: dict[tuple[frozenset[str], bool], HeadFit] = {}
@@ -137,10 +130,7 @@ class PoisoningComponent:
             found = self._heads[key]
             threshold = found.threshold(train, open_cases)
             weights, bias = tuple(float(v) for v in found.weights), found.bias
-        exemplar = (None, None)
-        if EXEMPLARS not in off:
-            exemplar = fit_exemplars(self.exemplar, open_cases)
-        return PoisonParams(threshold, exemplar[0], exemplar[1], weights, bias)
+        return PoisonParams(threshold, weights, bias)
 
     def flagged(
         self, items: Sequence[Case], params: PoisonParams, off: frozenset[str]
@@ -154,12 +144,6 @@ class PoisoningComponent:
             flags = [
                 f or bool(s >= params.head_threshold) for f, s in zip(flags, scores, strict=True)
             ]
-        if params.exemplar_threshold is not None and params.exemplar_margin is not None:
-            sims = self.exemplar[rows]
-            near = (sims[:, 0] >= params.exemplar_threshold) & (
-                sims[:, 1] >= params.exemplar_margin
-            )
-            flags = [f or bool(n) for f, n in zip(flags, near, strict=True)]
         return flags
 
     def score(
@@ -247,33 +231,6 @@ def fit_head(vectors: np.ndarray, train: Sequence[Case], written: Sequence[Case]
     return HeadFit(weights, bias, {c.id: float(s) for c, s in zip(train, oof, strict=True)})
 
 
-def fit_exemplars(
-    sims: np.ndarray, open_cases: Sequence[Case]
-) -> tuple[float | None, float | None]:
-    """The exemplar cut (similarity, margin) catching the most training poison the rules
-    left open, holding no corpus lesson and at most the allowed share of look-alikes."""
-    rows = np.array([c.row for c in open_cases], dtype=int)
-    if not len(rows):
-        return None, None
-    poison = np.array([c.poison for c in open_cases])
-    corpus = np.array([c.source == "corpus" for c in open_cases])
-    alike_total = max(int((~poison & ~corpus).sum()), 1)
-    options = [(t, m) for t in EXEMPLAR_GRID for m in MARGIN_GRID]
-
-    def objective(option: tuple[float, float]) -> tuple[float, ...]:
-        near = (sims[rows, 0] >= option[0]) & (sims[rows, 1] >= option[1])
-        corpus_hits = int((near & corpus).sum())
-        alike_hits = int((near & ~poison & ~corpus).sum())
-        feasible = corpus_hits == 0 and alike_hits / alike_total <= MAX_FALSE_QUARANTINE
-        return (float(feasible), float((near & poison).sum()), -option[0])
-
-    best = best_of(options, objective)
-    near = (sims[rows, 0] >= best[0]) & (sims[rows, 1] >= best[1])
-    if objective(best)[0] == 0.0 or not (near & poison).any():
-        return None, None
-    return best
-
-
 def leave_one_kind_out(component: PoisoningComponent, progress: Progress | None) -> tuple[Row, ...]:
     """Per kind: the screen fitted without that kind's items, scored on them."""
     rows = []
@@ -326,21 +283,6 @@ def poison_cases(context: Context) -> list[Case]:
     return cases
 
 
-def exemplar_similarities(
-    context: Context, texts: Sequence[str], vectors: np.ndarray
-) -> np.ndarray:
-    """Each text's best cosine to an attack exemplar and its margin over the benign anchors."""
-    from fireworks_skill_memory.memory.screen.exemplars import ATTACK_EXEMPLARS, BENIGN_ANCHORS
-
-    del texts
-    attacks = [text for texts_ in ATTACK_EXEMPLARS.values() for text in texts_]
-    reference = context.embedder.embed_batch([*attacks, *BENIGN_ANCHORS])
-    to_attacks = vectors @ reference[: len(attacks)].T
-    to_anchors = vectors @ reference[len(attacks) :].T
-    best = to_attacks.max(axis=1)
-    return np.stack([best, best - to_anchors.max(axis=1)], axis=1)
-
-
 def component_for(context: Context, progress: Progress | None = None) -> PoisoningComponent:
     cases = poison_cases(context)
     written = written_cases(len(cases))
@@ -348,8 +290,7 @@ def component_for(context: Context, progress: Progress | None = None) -> Poisoni
         progress("poisoning: embedding the dev set, the corpus and the written training set")
     texts = [embedding_text(c.tag or None, c.text) for c in [*cases, *written]]
     vectors = np.asarray(context.embedder.embed_batch(texts), dtype=np.float32)
-    similarities = exemplar_similarities(context, texts, vectors)
-    return PoisoningComponent(cases, vectors, similarities, progress, written)
+    return PoisoningComponent(cases, vectors, progress, written)
 
 
 def report(

@@ -228,8 +228,9 @@ def destructive(ctx: Context) -> Risk | None:
         verb = ctx.first("destroy_verbs", sentence, sentence.prose)
         if verb is None:
             continue
-        rest = sentence.prose[verb.start() :]
-        valuable = lex.search("valuable_objects", rest)
+        rest = sentence.prose[verb.end() :]
+        joint = lex.search("clause_joints", rest)
+        valuable = lex.search("valuable_objects", rest[: joint.start()] if joint else rest)
         shared = valuable is not None and lex.has("production_words", valuable.group(0))
         calm = lex.has("careful_words", sentence.prose) or (
             not shared and lex.has("ephemeral_words", sentence.prose)
@@ -429,7 +430,12 @@ def override(ctx: Context) -> Risk | None:
     for sentence in ctx.reading.sentences:
         prose = blank(sentence.prose, lex["quoted"].regex)  # type: ignore[arg-type]
         demote = ctx.first("override_demote", sentence, prose)
-        if demote and not lex.has("content_sources", prose[demote.start() : demote.end() + 60]):
+        source = (
+            lex.search("content_sources", prose[demote.end() : demote.end() + 60])
+            if demote
+            else None
+        )
+        if demote and (source is None or source.start() > 3):
             return Risk("override", OVERRIDE, "tells the agent its instructions no longer apply")
         if ctx.first("override_precedence", sentence, prose):
             return Risk("override", OVERRIDE, "puts a note above the user or the system")
