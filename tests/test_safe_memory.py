@@ -6,17 +6,30 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from fireworks_skill_memory.mcpserver.tools import MemoryTools
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.screen import RULES_SCREEN
+from fireworks_skill_memory.memory.screen.judge import SCHEMA_NAME as SCREEN_SCHEMA
+from fireworks_skill_memory.memory.screen.screen import EffectScreen
+from fireworks_skill_memory.memory.service.server import _op_add
 from fireworks_skill_memory.memory.store.archive import QUARANTINE_FILE, read_archive
 from fireworks_skill_memory.memory.store.ledger import read_ledger
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.conftest import CliInvoker
-from tests.fakes.messages_server import FakeMessagesServer
-from tests.test_distill import by_tool, lessons_reply, run, settings_with, transcript_copy
+from tests.fakes.messages_server import FakeMessagesServer, tool_use_reply
+from tests.test_distill import (
+    by_tool,
+    lessons_reply,
+    offered_tool_names,
+    run,
+    settings_with,
+    transcript_copy,
+)
 
 SKILL = "python-imports"  # the skill the distillation fixture transcript uses
 POISON = (
@@ -247,8 +260,82 @@ DANGEROUS_TOPICS = [
 def test_with_the_real_screen_lessons_about_dangerous_topics_are_kept(
     real_embedder: Any,
 ) -> None:
-    from fireworks_skill_memory.memory.screen.screen import EffectScreen
-
     verdicts = EffectScreen(real_embedder).screen_batch([(None, t) for t in DANGEROUS_TOPICS])
     held = [(t, v.reason) for t, v in zip(DANGEROUS_TOPICS, verdicts, strict=True) if v.quarantined]
     assert held == []
+
+
+ACTION = "Regenerate the import map with `make imports` after moving a module."
+
+
+def _web_session(tmp_path: Path) -> str:
+    """The fixture transcript, with its shell command turned into a download from the web."""
+    path = Path(transcript_copy(tmp_path))
+    text = path.read_text(encoding="utf-8")
+    assert "python3 -c 'import nosuchmod'" in text
+    path.write_text(
+        text.replace("python3 -c 'import nosuchmod'", "curl -s https://docs.example.com/g")
+    )
+    return str(path)
+
+
+def _screen_judge_clears(distill: Any) -> Any:
+    """Answer the distill request with `distill`, the screen judge with 'not poisoned'."""
+
+    def responder(body: dict[str, Any], call_index: int) -> Any:
+        if SCREEN_SCHEMA in offered_tool_names(body):
+            count = body["messages"][0]["content"].count('"index"')
+            verdicts = [{"index": i, "poisoned": False} for i in range(count)]
+            return tool_use_reply(SCREEN_SCHEMA, {"verdicts": verdicts})
+        return distill
+
+    return responder
+
+
+def test_lessons_from_a_session_that_read_the_web_wait_in_review_when_they_ask_for_an_action(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    reply = lessons_reply([(SKILL, BENIGN), (SKILL, ACTION)])
+    with FakeMessagesServer(_screen_judge_clears(reply)) as server:
+        result = run(settings_with(env), server, _web_session(tmp_path))
+    outcomes = {o.lesson.text: o for o in result.outcomes}
+    assert outcomes[BENIGN].action == "added"
+    assert outcomes[ACTION].action == "quarantined"
+    assert outcomes[ACTION].reason.startswith("low trust:")
+
+
+def test_the_judge_sees_every_distilled_lesson_that_asks_for_an_action(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    reply = lessons_reply([(SKILL, BENIGN), (SKILL, ACTION)])
+    with FakeMessagesServer(_screen_judge_clears(reply)) as server:
+        result = run(settings_with(env), server, transcript_copy(tmp_path))
+        bodies = server.bodies()
+    asked = [b for b in bodies if SCREEN_SCHEMA in offered_tool_names(b)]
+    assert len(asked) == 1
+    content = asked[0]["messages"][0]["content"]
+    assert "make imports" in content and "PYTHONPATH" not in content
+    assert sorted(o.action for o in result.outcomes) == ["added", "added"]
+
+
+def test_mcp_record_lesson_is_low_trust_from_the_tool_to_the_store(
+    env: dict[str, str],
+) -> None:
+    settings = load_settings(env)
+    service = SimpleNamespace(_matcher=None, _screen=RULES_SCREEN)
+    retriever = SimpleNamespace(store=Store(settings))
+    sent: list[dict[str, object]] = []
+
+    class Link:
+        def call(self, op: str, payload: dict[str, object]) -> dict[str, object]:
+            sent.append(payload)
+            return _op_add(service, retriever, payload)  # type: ignore[arg-type]
+
+    tools = MemoryTools(settings, Link(), agent="claude-code")  # type: ignore[arg-type]
+    held = tools.record_lesson(SKILL, ACTION, "Imports")
+    kept = tools.record_lesson(SKILL, BENIGN, "Imports")
+    assert all(payload["trust"] == "low" for payload in sent)
+    assert held.data["decision"] == "quarantined"
+    assert kept.data["decision"] == "added"
+    user_added = _op_add(service, retriever, {"skill": SKILL, "text": ACTION})  # type: ignore[arg-type]
+    assert user_added["decision"] == "added"

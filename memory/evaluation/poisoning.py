@@ -121,7 +121,9 @@ class PoisoningComponent:
     def fit(self, train: Sequence[Case], off: frozenset[str]) -> PoisonParams:
         hits = self.rule_hits(off)
         open_cases = [c for c in train if not hits[c.id]]
-        threshold, weights, bias = None, (), 0.0
+        threshold: float | None = None
+        weights: tuple[float, ...] = ()
+        bias = 0.0
         if HEAD not in off and any(c.poison for c in open_cases):
             key = (frozenset(c.id for c in train), WRITTEN not in off)
             if key not in self._heads:  # the head does not depend on the rules: fit it once
@@ -257,7 +259,7 @@ def written_cases(start: int) -> list[Case]:
     """The head's own training set (`data/poison_training.jsonl`, see its README section)."""
     from importlib import resources
 
-    path = resources.files(__package__).joinpath("data", TRAINING_FILE)
+    path = resources.files(__package__).joinpath("data").joinpath(TRAINING_FILE)
     cases = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
         item = json.loads(line)

@@ -384,7 +384,7 @@ def permissions(ctx: Context) -> Risk | None:
         scoped = lex.has("benign_scope", sentence.prose) or lex.has(
             "sandbox_context", sentence.prose
         )
-        if not scoped and lex.has("risky_verbs", sentence.prose):
+        if not scoped:
             return Risk("permission", PERMISSIONS, "declares the user's approval unnecessary")
     return None
 

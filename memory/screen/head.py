@@ -81,7 +81,7 @@ def choose_threshold(
 @lru_cache(maxsize=1)
 def shipped_head() -> Head | None:
     """The weights fitted on every dev item, when the package ships them."""
-    path = resources.files(__package__).joinpath("data", HEAD_FILE)
+    path = resources.files(__package__).joinpath("data").joinpath(HEAD_FILE)
     if not path.is_file():
         return None
     table = tomllib.loads(path.read_text(encoding="utf-8"))

@@ -26,6 +26,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+__all__ = ["Entry", "Lexicon", "lexicon", "read_entries", "tomllib"]
+
 DATA_FILES = (
     "text.toml",
     "commands.toml",
@@ -76,7 +78,8 @@ class Entry:
 
 
 def _word_regex(words: list[str], case: bool) -> re.Pattern[str]:
-    spaced, spaceless = [], []
+    spaced: list[str] = []
+    spaceless: list[str] = []
     for word in sorted(set(words), key=len, reverse=True):
         stem = word.endswith("*")
         body = re.escape(word.rstrip("*")).replace(r"\ ", r"\s+")
