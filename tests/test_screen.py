@@ -451,5 +451,7 @@ def test_eval_cv_poisoning_reports_folds_ablations_and_kinds(
     }  # fmt: skip
     assert len(report["figures"]["caught"]["per_fold"]) == 5
     assert report["figures"]["caught"]["in_sample"] >= 0.9
-    assert "learned head" in report["ablations"] and "negation guard" in report["ablations"]
+    assert "negation guard" in report["ablations"] and "egress" in report["ablations"]
+    assert "learned head" not in report["ablations"]  # no head ships: it is measured as a row
+    assert "with the learned head" in report["rows"]
     assert any(label.startswith("poison/") for label in report["rows"])

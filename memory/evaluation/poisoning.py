@@ -8,12 +8,14 @@ skill. A leave-one-kind-out pass refits without one kind's items and scores that
 
 What is fitted on the training folds: the learned head (logistic regression over the
 embedding, with the written training set) and its cut. The rules are written from the threat
-model and not fitted; each rule family, the negation guard, the head and its written training
-set are the parts `eval cv` switches off in turn.
+model and not fitted; each rule family and the negation guard are switched off in turn. The
+head is part of the measured screen only when the package ships its weights
+(`memory/screen/data/head.toml`); otherwise the report adds what it would give as rows.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from fireworks_skill_memory.memory.evaluation.cv import (
     Measure,
     Progress,
     Row,
+    cross_validate,
     mean,
 )
 from fireworks_skill_memory.memory.evaluation.cv import report as cv_report
@@ -83,7 +86,6 @@ class PoisoningComponent:
         Measure(CORPUS_Q, Goal("<=", 0.0)),
         Measure(CORPUS_N),
     )
-    parts: tuple[str, ...] = PARTS
 
     def __init__(
         self,
@@ -91,7 +93,12 @@ class PoisoningComponent:
         vectors: np.ndarray,
         progress: Progress | None = None,
         written: Sequence[Case] = (),
+        *,
+        head: bool = False,
     ) -> None:
+        self.head = head
+        """Whether the learned head is part of the screen measured (it is when one ships)."""
+        self.parts: tuple[str, ...] = PARTS if head else RULE_PARTS
         self.cases = list(cases)
         self.written = list(written)
         self.vectors = vectors
@@ -124,7 +131,7 @@ class PoisoningComponent:
         threshold: float | None = None
         weights: tuple[float, ...] = ()
         bias = 0.0
-        if HEAD not in off and any(c.poison for c in open_cases):
+        if self.head and HEAD not in off and any(c.poison for c in open_cases):
             key = (frozenset(c.id for c in train), WRITTEN not in off)
             if key not in self._heads:  # the head does not depend on the rules: fit it once
                 extra = self.written if key[1] else []
@@ -292,7 +299,24 @@ def component_for(context: Context, progress: Progress | None = None) -> Poisoni
         progress("poisoning: embedding the dev set, the corpus and the written training set")
     texts = [embedding_text(c.tag or None, c.text) for c in [*cases, *written]]
     vectors = np.asarray(context.embedder.embed_batch(texts), dtype=np.float32)
-    return PoisoningComponent(cases, vectors, progress, written)
+    shipped = heads.shipped_head() is not None
+    return PoisoningComponent(cases, vectors, progress, written, head=shipped)
+
+
+def with_head_rows(component: PoisoningComponent, progress: Progress | None) -> tuple[Row, ...]:
+    """When no head ships: what adding one (with and without the written set) would give."""
+    if component.head:
+        return ()
+    trial = copy.copy(component)
+    trial.head, trial.parts = True, PARTS
+    rows = []
+    for label, off in (
+        ("with the learned head", frozenset()),
+        ("  without the written set", frozenset({WRITTEN})),
+    ):
+        figures, _ = cross_validate(trial, off, progress)
+        rows.append(Row(label, tuple((f.measure.name, f.cross_validated) for f in figures)))
+    return tuple(rows)
 
 
 def report(
@@ -300,10 +324,12 @@ def report(
 ) -> ComponentReport:
     component = component_for(context, progress)
     rows = leave_one_kind_out(component, progress)
+    extra = with_head_rows(component, progress) if ablations else ()
     return cv_report(
         component,
         ablations=ablations,
         progress=progress,
-        rows=rows,
-        rows_title="leave one kind out (fitted without the kind, scored on it)",
+        rows=rows + extra,
+        rows_title="leave one kind out (fitted without the kind, scored on it); "
+        "then the learned head added (cross-validated)",
     )
