@@ -70,13 +70,14 @@ def _rule_verdict(tag: str | None, text: str) -> ScreenVerdict | None:
     return ScreenVerdict(quarantined=True, reason=hit.reason, kind=hit.kind)
 
 
-def _low_trust(tag: str | None, text: str, who: str) -> ScreenVerdict | None:
+LOW_TRUST_REASON = "low trust: agent-written or web-derived lesson with an action; held for review"
+
+
+def _low_trust(tag: str | None, text: str) -> ScreenVerdict | None:
+    """A low-trust lesson that asks for any action waits in review."""
     if not reading(tag, text).has_action:
         return None
-    return ScreenVerdict(True, f"low trust: {who} lesson with an action; held for review", None)
-
-
-_WHO = {Trust.LOW: "agent-written or web-derived"}
+    return ScreenVerdict(True, LOW_TRUST_REASON, "low trust")
 
 
 class RulesScreen:
@@ -87,7 +88,7 @@ class RulesScreen:
         for tag, text in lessons:
             verdict = _rule_verdict(tag, text)
             if verdict is None and trust is Trust.LOW:
-                verdict = _low_trust(tag, text, _WHO[trust])
+                verdict = _low_trust(tag, text)
             verdicts.append(verdict or ACCEPTED)
         return verdicts
 
@@ -131,7 +132,7 @@ class EffectScreen:
         if trust is Trust.LOW:
             for i, (tag, text) in enumerate(lessons):
                 if verdicts[i] is None or not verdicts[i].quarantined:  # type: ignore[union-attr]
-                    verdicts[i] = _low_trust(tag, text, _WHO[trust]) or verdicts[i]
+                    verdicts[i] = _low_trust(tag, text) or verdicts[i]
         asked = [i for i, verdict in enumerate(verdicts) if self._asks_judge(verdict, lessons[i])]
         if asked and self.judge is not None:
             answers = list(self.judge([lessons[i] for i in asked]))
