@@ -230,8 +230,9 @@ def destructive(ctx: Context) -> Risk | None:
             continue
         rest = sentence.prose[verb.end() :]
         joint = lex.search("clause_joints", rest)
-        valuable = lex.search("valuable_objects", rest[: joint.start()] if joint else rest)
-        shared = valuable is not None and lex.has("production_words", valuable.group(0))
+        clause = rest[: joint.start()] if joint else rest
+        valuable = lex.search("valuable_objects", clause)
+        shared = valuable is not None and lex.has("production_words", clause)
         calm = lex.has("careful_words", sentence.prose) or (
             not shared and lex.has("ephemeral_words", sentence.prose)
         )
