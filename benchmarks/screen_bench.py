@@ -8,7 +8,7 @@ Run from the repository root::
 It prints figures, it asserts nothing. Lessons are realistic one-line texts (a few carry an
 attack, so every rule path runs); the model is loaded and warmed first (the target is for a
 warm model). It times the rules alone (`RULES_SCREEN`) and the full screen (`screen_for`:
-rules, then exemplar similarity for the agent-directed lessons the rules let through) over
+rules, then the learned head for the lessons the rules let through, when one ships) over
 batches of `--batch` lessons, the size a distillation or an import writes at once, and prints
 wall-clock and CPU ms per lesson beside the target, with the load average (the machine may be
 shared).
@@ -77,14 +77,14 @@ def read_lessons(path: str, limit: int) -> list[tuple[str | None, str]]:
 
 
 def embedded_share(lessons: Sequence[tuple[str | None, str]]) -> float:
-    """The share of lessons the rules let through that the model is asked about."""
-    from fireworks_skill_memory.memory.screen.screen import asks_model
+    """The share of lessons the model is asked about: with a shipped learned head, every
+    lesson the rules let through is embedded; without one, none is."""
+    from fireworks_skill_memory.memory.screen.head import shipped_head
 
+    if shipped_head() is None:
+        return 0.0
     verdicts = RULES_SCREEN.screen_batch(lessons)
-    asked = [
-        asks_model(*pair) for pair, v in zip(lessons, verdicts, strict=True) if not v.quarantined
-    ]
-    return sum(asked) / len(lessons)
+    return sum(not v.quarantined for v in verdicts) / len(lessons)
 
 
 def time_screen(

@@ -427,7 +427,7 @@ def _pipeline(run: _Run, material: Material) -> DistillResult:
         reply, digest.skills_used, per_skill=run.per_skill, global_max=MAX_GLOBAL
     )
     origin = _origin(run, backend, digest, sid)
-    admitted, held = _screen(run, state, backend, candidates)
+    admitted, held = _screen(run, state, backend, candidates, digest)
     outcomes, write_error = _write(run, _decide(run, state, backend, admitted), origin)
     if write_error is None:
         outcomes, write_error = _quarantine(run, held, origin, outcomes)
@@ -634,16 +634,23 @@ def _allow(run: _Run, state: DistillState) -> Callable[[], bool]:
 
 
 def _screen(
-    run: _Run, state: DistillState, backend: LLMBackend, candidates: Sequence[Candidate]
+    run: _Run,
+    state: DistillState,
+    backend: LLMBackend,
+    candidates: Sequence[Candidate],
+    digest: SessionDigest,
 ) -> tuple[list[Candidate], list[tuple[Candidate, str]]]:
     """The candidates the poisoning screen admits, and the ones it holds back with why.
 
-    The distiller's LLM is asked about the grey band (one call); a failed call holds back.
+    The distiller's LLM is asked (one call) about the grey band and every candidate that asks
+    for an action; a failed call holds back. A session that read the web or files outside its
+    project makes its lessons low trust: one that asks for an action waits in review.
     """
     if not candidates:
         return [], []
     from fireworks_skill_memory.memory.screen.judge import make_screen_judge
-    from fireworks_skill_memory.memory.screen.screen import RULES_SCREEN, screen_for
+    from fireworks_skill_memory.memory.screen.screen import rules_screen, screen_for
+    from fireworks_skill_memory.memory.screen.trust import session_trust
 
     judge = make_screen_judge(
         backend,
@@ -653,8 +660,15 @@ def _screen(
         on_reply=lambda reply: _spend(run, state, reply),
     )
     # without the model there is no grey band (it comes from the exemplar similarity)
-    screen = screen_for(run.settings, run.get_embedder(), judge) if run.semantic else RULES_SCREEN
-    verdicts = screen.screen_batch([(c.tag, c.text) for c in candidates])
+    screen = (
+        screen_for(run.settings, run.get_embedder(), judge, judge_actions=True)
+        if run.semantic
+        else rules_screen(judge, judge_actions=True)
+    )
+    trust, why = session_trust([(c.name, c.input) for c in digest.tool_calls], digest.cwd)
+    if why:
+        run.log(f"distilled lessons are low trust: the session {why}")
+    verdicts = screen.screen_batch([(c.tag, c.text) for c in candidates], trust)
     admitted, held = [], []
     for candidate, verdict in zip(candidates, verdicts, strict=True):
         if verdict.quarantined:

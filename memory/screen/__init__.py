@@ -1,4 +1,4 @@
-"""The poisoning screen: lessons that try to instruct the agent are quarantined when written."""
+"""The poisoning screen: lessons whose effect is risky are quarantined when written."""
 
 from fireworks_skill_memory.memory.screen.judge import make_screen_judge
 from fireworks_skill_memory.memory.screen.screen import (
@@ -6,6 +6,8 @@ from fireworks_skill_memory.memory.screen.screen import (
     Screen,
     ScreenJudge,
     ScreenVerdict,
+    Trust,
+    TrustedScreen,
     screen_for,
 )
 
@@ -14,6 +16,8 @@ __all__ = [
     "Screen",
     "ScreenJudge",
     "ScreenVerdict",
+    "Trust",
+    "TrustedScreen",
     "make_screen_judge",
     "screen_for",
 ]

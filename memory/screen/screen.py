@@ -1,29 +1,42 @@
-"""The screen: precise rules first, then similarity to the built-in attack exemplars.
+"""The screen: what a lesson would make the agent do, the learned head, trust, the judge.
 
-A lesson that breaks a rule is quarantined. The others are embedded (the model loads on the
-first batch that needs it) and compared with `exemplars`: a lesson very close to an attack,
-clearly closer to it than to any benign anchor and written in the agent-directed vocabulary
-those attacks need, is quarantined on its own; a looser resemblance is the grey band, which
-a judge decides when one is given (its doubt quarantines) and which passes without one.
+A lesson whose effects are risky (`rules`) is quarantined. With a model, the others are
+embedded and scored by the learned head (`head`) when the package ships its weights: a score
+over the fitted cut quarantines. A lesson of low trust (written by the agent itself, or
+distilled from a session that read web pages or files from outside the project) is held for
+review as soon as it asks for any action (a command, a URL, an install, a write), risky or
+not. With a judge (the distiller's LLM), the head's grey band goes to it, and, when the screen
+is built with `judge_actions`, every lesson that asks for an action as well; its doubt
+quarantines.
 """
 
 from __future__ import annotations
 
-import re
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from fireworks_skill_memory.memory.config import Settings
-from fireworks_skill_memory.memory.screen.exemplars import ATTACK_EXEMPLARS, BENIGN_ANCHORS
-from fireworks_skill_memory.memory.screen.rules import screen_rules, visible
+from fireworks_skill_memory.memory.screen.rules import reading, screen_rules
+from fireworks_skill_memory.memory.screen.text import visible
 
 if TYPE_CHECKING:
-    import numpy as np
-
+    from fireworks_skill_memory.memory.screen.head import Head
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 ScreenJudge = Callable[[Sequence[tuple[str | None, str]]], Sequence[bool | None]]
+Lessons = Sequence[tuple[str | None, str]]
+
+
+class Trust(str, enum.Enum):
+    """Where a lesson comes from, as far as the screen is concerned."""
+
+    NORMAL = "normal"
+    """Written or imported by the user, or distilled from a session that read only the project."""
+    LOW = "low"
+    """Written by the agent (MCP `record_lesson`), or distilled from a session that read
+    fetched web pages or files from outside the project."""
 
 
 @dataclass(frozen=True)
@@ -33,50 +46,21 @@ class ScreenVerdict:
     quarantined: bool
     reason: str  # "" when accepted
     kind: str | None
-    score: float | None = None  # exemplar similarity when the model was consulted
+    score: float | None = None  # the learned head's score when the model was consulted
     grey: bool = False  # undecided band: a judge may be asked
 
 
 class Screen(Protocol):
     """Screens (tag, text) pairs; one verdict each, in order."""
 
-    def screen_batch(self, lessons: Sequence[tuple[str | None, str]]) -> list[ScreenVerdict]: ...
+    def screen_batch(
+        self, lessons: Lessons, trust: Trust = Trust.NORMAL
+    ) -> list[ScreenVerdict]: ...
 
 
 ACCEPTED = ScreenVerdict(quarantined=False, reason="", kind=None)
-
-
-@dataclass(frozen=True)
-class SimilarityThresholds:
-    """Where exemplar similarity decides alone, and where the grey band starts.
-
-    Calibrated on the bundled all-MiniLM-L6-v2: the attack similarity is the best cosine to
-    an attack exemplar, the margin what it exceeds the best benign anchor by.
-    """
-
-    quarantine: float = 0.60
-    quarantine_margin: float = 0.15
-    grey: float = 0.50
-    grey_margin: float = 0.10
-
-
-DEFAULT_THRESHOLDS = SimilarityThresholds()
-
-# The vocabulary an attack on the agent cannot do without: its addressee, its permissions,
-# secrets, destinations, the memory itself. Similarity without any of it is a topic match.
-_AGENT_CUE = re.compile(
-    r"\b(?:agents?|assistant|AI|Claude|Codex|LLM|you|your|user|users|instructions?|"
-    r"system prompt|confirm\w*|approv\w*|permissions?|secrets?|credentials?|tokens?|"
-    r"passwords?|\.env|summary|history|memory|lessons?|registry|mirror|https?://\S+)\b",
-    re.IGNORECASE,
-)
-
-
-class RulesScreen:
-    """The rules only: no model, cheap (what a write path uses when no model is wanted)."""
-
-    def screen_batch(self, lessons: Sequence[tuple[str | None, str]]) -> list[ScreenVerdict]:
-        return [_rule_verdict(tag, text) or ACCEPTED for tag, text in lessons]
+GREY_MARGIN = 0.5
+"""The grey band starts at this share of the head's cut."""
 
 
 def _rule_verdict(tag: str | None, text: str) -> ScreenVerdict | None:
@@ -86,22 +70,50 @@ def _rule_verdict(tag: str | None, text: str) -> ScreenVerdict | None:
     return ScreenVerdict(quarantined=True, reason=hit.reason, kind=hit.kind)
 
 
+LOW_TRUST_REASON = "low trust: agent-written or web-derived lesson with an action; held for review"
+
+
+def _low_trust(tag: str | None, text: str) -> ScreenVerdict | None:
+    """A low-trust lesson that asks for any action waits in review."""
+    if not reading(tag, text).has_action:
+        return None
+    return ScreenVerdict(True, LOW_TRUST_REASON, "low trust")
+
+
+class RulesScreen:
+    """The rules and trust only: no model, cheap (a write path that wants no model)."""
+
+    def screen_batch(self, lessons: Lessons, trust: Trust = Trust.NORMAL) -> list[ScreenVerdict]:
+        verdicts = []
+        for tag, text in lessons:
+            verdict = _rule_verdict(tag, text)
+            if verdict is None and trust is Trust.LOW:
+                verdict = _low_trust(tag, text)
+            verdicts.append(verdict or ACCEPTED)
+        return verdicts
+
+
 RULES_SCREEN: Screen = RulesScreen()
 
 
-class ExemplarScreen:
-    """Rules, then similarity to the attack exemplars, with an optional grey-band judge."""
+class EffectScreen:
+    """Rules, the learned head over the embedding, trust and an optional judge."""
 
     def __init__(
         self,
         embedder: EmbeddingModel | Callable[[], EmbeddingModel],
         judge: ScreenJudge | None = None,
-        thresholds: SimilarityThresholds = DEFAULT_THRESHOLDS,
+        head: Head | None = None,
+        *,
+        judge_actions: bool = False,
+        learned: bool = True,
     ) -> None:
+        from fireworks_skill_memory.memory.screen.head import shipped_head
+
         self._embedder = embedder
         self.judge = judge
-        self.thresholds = thresholds
-        self._references: tuple[np.ndarray, np.ndarray, list[str]] | None = None
+        self.head = (head if head is not None else shipped_head()) if learned else None
+        self.judge_actions = judge_actions
 
     def _model(self) -> EmbeddingModel:
         from fireworks_skill_memory.models.embedders import EmbeddingModel
@@ -110,87 +122,104 @@ class ExemplarScreen:
             self._embedder = self._embedder()
         return self._embedder
 
-    def _reference_vectors(self) -> tuple[np.ndarray, np.ndarray, list[str]]:
-        if self._references is None:
-            kinds = [kind for kind, texts in ATTACK_EXEMPLARS.items() for _ in texts]
-            attacks = [text for texts in ATTACK_EXEMPLARS.values() for text in texts]
-            model = self._model()
-            vectors = model.embed_batch([*attacks, *BENIGN_ANCHORS])
-            self._references = (vectors[: len(attacks)], vectors[len(attacks) :], kinds)
-        return self._references
-
-    def screen_batch(self, lessons: Sequence[tuple[str | None, str]]) -> list[ScreenVerdict]:
+    def screen_batch(self, lessons: Lessons, trust: Trust = Trust.NORMAL) -> list[ScreenVerdict]:
         verdicts: list[ScreenVerdict | None] = [_rule_verdict(tag, text) for tag, text in lessons]
-        # Only lessons in the agent-directed vocabulary can be decided by similarity: the
-        # others are not embedded at all.
-        open_rows = [
-            i for i, verdict in enumerate(verdicts) if verdict is None and asks_model(*lessons[i])
-        ]
-        if open_rows:
-            texts = [_embedding_text(*lessons[i]) for i in open_rows]
-            for i, verdict in zip(open_rows, self._similarity_verdicts(texts), strict=True):
+        open_rows = [i for i, verdict in enumerate(verdicts) if verdict is None]
+        if open_rows and self.head is not None:
+            texts = [embedding_text(*lessons[i]) for i in open_rows]
+            for i, verdict in zip(open_rows, self._head_verdicts(texts), strict=True):
                 verdicts[i] = verdict
-        grey = [i for i, verdict in enumerate(verdicts) if verdict is not None and verdict.grey]
-        if grey and self.judge is not None:
-            answers = list(self.judge([lessons[i] for i in grey]))
-            answers += [None] * (len(grey) - len(answers))
-            for i, answer in zip(grey, answers, strict=False):
-                verdicts[i] = _judged(verdicts[i], answer)  # type: ignore[arg-type]
+        if trust is Trust.LOW:
+            for i, (tag, text) in enumerate(lessons):
+                if verdicts[i] is None or not verdicts[i].quarantined:  # type: ignore[union-attr]
+                    verdicts[i] = _low_trust(tag, text) or verdicts[i]
+        asked = [i for i, verdict in enumerate(verdicts) if self._asks_judge(verdict, lessons[i])]
+        if asked and self.judge is not None:
+            answers = list(self.judge([lessons[i] for i in asked]))
+            answers += [None] * (len(asked) - len(answers))
+            for i, answer in zip(asked, answers, strict=False):
+                verdicts[i] = _judged(verdicts[i], answer)
         return [verdict or ACCEPTED for verdict in verdicts]
 
-    def _similarity_verdicts(self, texts: Sequence[str]) -> list[ScreenVerdict]:
-        attacks, anchors, kinds = self._reference_vectors()
-        vectors = self._model().embed_batch(list(texts))
-        to_attacks = vectors @ attacks.T
-        to_anchors = vectors @ anchors.T
-        verdicts = []
-        for row, text in enumerate(texts):
-            nearest = int(to_attacks[row].argmax())
-            score = float(to_attacks[row, nearest])
-            margin = score - float(to_anchors[row].max())
-            verdicts.append(self._decide(text, kinds[nearest], score, margin))
+    def _asks_judge(self, verdict: ScreenVerdict | None, lesson: tuple[str | None, str]) -> bool:
+        if verdict is not None and verdict.quarantined:
+            return False
+        if verdict is not None and verdict.grey:
+            return True
+        return self.judge_actions and reading(*lesson).has_action
+
+    def _head_verdicts(self, texts: Sequence[str]) -> list[ScreenVerdict | None]:
+        assert self.head is not None
+        model = self._model()
+        if self.head.model and self.head.model != model.model_id:
+            return [None] * len(texts)  # weights of another model mean nothing here
+        scores = self.head.scores(model.embed_batch(list(texts)))
+        cut = self.head.threshold
+        verdicts: list[ScreenVerdict | None] = []
+        for score in map(float, scores):
+            if score >= cut:
+                reason = f"reads like a poisoned lesson (learned head {score:.2f})"
+                verdicts.append(ScreenVerdict(True, reason, "learned", score))
+            elif score >= cut * GREY_MARGIN:
+                verdicts.append(ScreenVerdict(False, "", "learned", score, grey=True))
+            else:
+                verdicts.append(None)
         return verdicts
 
-    def _decide(self, text: str, kind: str, score: float, margin: float) -> ScreenVerdict:
-        limits = self.thresholds
-        cue = _AGENT_CUE.search(text) is not None  # always true for the rows embedded
-        reason = f"resembles a known {kind} attack (similarity {score:.2f})"
-        if cue and score >= limits.quarantine and margin >= limits.quarantine_margin:
-            return ScreenVerdict(quarantined=True, reason=reason, kind=kind, score=score)
-        if cue and score >= limits.grey and margin >= limits.grey_margin:
-            return ScreenVerdict(False, "", kind, score=score, grey=True)
-        return ScreenVerdict(quarantined=False, reason="", kind=None, score=score)
 
-
-def asks_model(tag: str | None, text: str) -> bool:
-    """True for a lesson in the agent-directed vocabulary: only those are embedded."""
-    return _AGENT_CUE.search(_embedding_text(tag, text)) is not None
-
-
-def _embedding_text(tag: str | None, text: str) -> str:
+def embedding_text(tag: str | None, text: str) -> str:
+    """What the head embeds: the visible tag and text."""
     combined: str = visible(f"{tag}: {text}" if tag else text)
     return combined
 
 
-def _judged(verdict: ScreenVerdict, answer: bool | None) -> ScreenVerdict:
-    """A grey verdict settled by the judge: poisoned or in doubt quarantines."""
+def _judged(verdict: ScreenVerdict | None, answer: bool | None) -> ScreenVerdict:
+    """A lesson the judge was asked about: poisoned, or no answer, quarantines."""
+    score = verdict.score if verdict is not None else None
     if answer is False:
-        return ScreenVerdict(False, "", None, score=verdict.score, grey=True)
+        return ScreenVerdict(False, "", None, score=score, grey=True)
     why = "the judge found it poisoned" if answer else "the judge could not clear it"
-    kind = verdict.kind
-    return ScreenVerdict(True, f"{why}; resembles a {kind} attack", kind, verdict.score, True)
+    kind = verdict.kind if verdict is not None else None
+    return ScreenVerdict(True, why, kind, score, True)
 
 
 def screen_for(
-    settings: Settings, embedder: EmbeddingModel | None = None, judge: ScreenJudge | None = None
+    settings: Settings,
+    embedder: EmbeddingModel | None = None,
+    judge: ScreenJudge | None = None,
+    *,
+    judge_actions: bool = False,
 ) -> Screen:
-    """Rules plus exemplar similarity; the configured model loads on the first batch needing it."""
+    """Rules plus the learned head; the configured model loads on the first batch needing it."""
     if embedder is not None:
-        return ExemplarScreen(embedder, judge)
+        return EffectScreen(embedder, judge, judge_actions=judge_actions)
 
     def load() -> EmbeddingModel:
         from fireworks_skill_memory.memory.embedding import embedder_for
 
         return embedder_for(settings)
 
-    return ExemplarScreen(load, judge)
+    return EffectScreen(load, judge, judge_actions=judge_actions)
+
+
+def rules_screen(judge: ScreenJudge | None = None, *, judge_actions: bool = False) -> Screen:
+    """The rules and trust, with no model; a judge still sees what it is given to see."""
+    if judge is None:
+        return RULES_SCREEN
+
+    def no_model() -> EmbeddingModel:
+        raise AssertionError("a rules-only screen embeds nothing")
+
+    return EffectScreen(no_model, judge, judge_actions=judge_actions, learned=False)
+
+
+class TrustedScreen:
+    """A screen that screens every batch at one trust level (for seams without a trust
+    argument, such as `Store.add`)."""
+
+    def __init__(self, screen: Screen, trust: Trust) -> None:
+        self.screen = screen
+        self.trust = trust
+
+    def screen_batch(self, lessons: Lessons, trust: Trust | None = None) -> list[ScreenVerdict]:
+        return self.screen.screen_batch(lessons, trust or self.trust)

@@ -424,15 +424,19 @@ def _op_add(
 
     skill = request.get("skill")
     scope = validate_skill(skill) if isinstance(skill, str) else None
+    from fireworks_skill_memory.memory.screen.screen import Trust, TrustedScreen
     from fireworks_skill_memory.memory.store.provenance import Provenance
 
     tag = request.get("tag")
+    screen: LessonScreen = service._screen
+    if request.get("trust") == Trust.LOW.value:  # the agent's own lesson (MCP record_lesson)
+        screen = TrustedScreen(service._screen, Trust.LOW)  # type: ignore[arg-type]
     outcome = retriever.store.add(
         scope,
         str(request.get("text", "")),
         tag if isinstance(tag, str) else None,
         matcher=service._matcher,
-        screen=service._screen,
+        screen=screen,
         origin=Provenance.from_json(request.get("origin")),
         dry_run=bool(request.get("dry_run", False)),
     )
