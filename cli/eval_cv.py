@@ -96,9 +96,20 @@ def _as_json(report: ComponentReport) -> dict[str, object]:
     default=True,
     help="Keep the vectors of evaluated texts in the user's cache folder [default: on].",
 )
+@click.option(
+    "--write-thresholds",
+    type=click.Path(dir_okay=False),
+    help="Write the dedup/supersession thresholds fitted on every pair to this TOML file "
+    "(the product reads memory/dedup/thresholds.toml).",
+)
 @json_option
 def cv_command(
-    data_dir: str, components: tuple[str, ...], ablations: bool, cache: bool, as_json: bool
+    data_dir: str,
+    components: tuple[str, ...],
+    ablations: bool,
+    cache: bool,
+    write_thresholds: str | None,
+    as_json: bool,
 ) -> None:
     """Fit every threshold and weight inside training folds and score the held-back fold.
 
@@ -114,12 +125,19 @@ def cv_command(
       skill-memory eval cv --data ../shared/eval
       skill-memory eval cv --data ../shared/eval --component retrieval --no-ablations
       skill-memory eval cv --data ../shared/eval --json > cv.json
+      skill-memory eval cv --data ../shared/eval --component dedup --component supersession \
+        --write-thresholds memory/dedup/thresholds.toml
     """
     from fireworks_skill_memory.memory.evaluation.data import EvalData
     from fireworks_skill_memory.memory.evaluation.suite import Context, run
     from fireworks_skill_memory.memory.evaluation.vectors import CachedEmbedder, cache_folder
     from fireworks_skill_memory.models.embedders import load_embedder
 
+    matching = {"dedup", "supersession"}
+    if write_thresholds and components and not matching & set(components):
+        raise click.BadParameter(
+            "needs --component dedup or supersession", param_hint="--write-thresholds"
+        )
     cfg = settings()
     environ = dict(cfg.environ)
     embedder = CachedEmbedder(
@@ -135,11 +153,26 @@ def cv_command(
         )
     finally:
         embedder.save()
+    if write_thresholds:
+        _write_thresholds(write_thresholds, reports, components, ablations)
     if as_json:
         emit_json({report.component: _as_json(report) for report in reports})
         return
     for report in reports:
         _print(report)
+
+
+def _write_thresholds(
+    path: str, reports: list[ComponentReport], components: tuple[str, ...], ablations: bool
+) -> None:
+    from fireworks_skill_memory.memory.evaluation.matching import thresholds_toml
+    from fireworks_skill_memory.memory.store.files import write_atomic
+
+    chosen = " ".join(f"--component {c}" for c in components)
+    command = f"skill-memory eval cv --data <eval> {chosen}".rstrip()
+    if not ablations:
+        command += " --no-ablations"
+    write_atomic(path, thresholds_toml(reports, command + f" --write-thresholds {path}"))
 
 
 __all__ = ["cv_command"]
