@@ -72,7 +72,7 @@ def _clauses(text: str, leading_only: bool) -> list[_Clause]:
             if leading_only and not clause.leading:
                 continue
             bare = QUOTED_SPAN.sub(" ", CODE_SPAN.sub(" ", clause.text))
-            for name in ("stop_not_denial", "sql_not", "bound"):
+            for name in ("sql_not", "bound"):
                 bare = entry(name).regex.sub(" ", bare)
             if ws := words(clause.text):
                 negated = any(w in denying for w in words(bare))

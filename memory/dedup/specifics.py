@@ -78,10 +78,7 @@ _NAME = re.compile(r"(?<![\w.'`/@$-])([A-Z][a-z][A-Za-z0-9]*)(?![\w`(/-]|\.\w)")
 
 def _is_code_token(core: str) -> bool:
     """camelCase, snake_case, dotted.name, call(), /path, --flag, $var, @decorator, v2-style."""
-    abbreviation = entry("abbreviations").pattern
     if len(core) < 2 or not re.search(r"[A-Za-z]", core):
-        return False
-    if abbreviation is not None and abbreviation.fullmatch(core.rstrip(".")):
         return False
     return bool(
         re.search(r"[a-z][A-Z]", core)
@@ -112,11 +109,11 @@ def specifics(text: str) -> Specifics:
     """The specifics of a text; identifiers are lower-cased letters and digits only.
 
     Code names: backticked spans, short quoted literals and code-shaped tokens. Acronyms:
-    2-8 capitals/digits (not emphasis such as NOT or MUST, nor units such as MB). Names: a
-    capitalised word that does not open a sentence or clause (``Use Redis for ...``).
+    2-8 capitals/digits (not units such as MB). Names: a capitalised word that does not open
+    a sentence or clause (``Use Redis for ...``).
     """
     text = prep(text)
-    not_names = entry("not_names").words | units()
+    unit_words = units()
     code: set[str] = {key(span) for span in _BACKTICK.findall(text)}
     acronyms: set[str] = set()
     names: set[str] = set()
@@ -125,14 +122,14 @@ def specifics(text: str) -> Specifics:
     for tok in rest.split():
         core = tok.strip(_TOKEN_STRIP).rstrip(".")
         if _ACRONYM.fullmatch(core):
-            if core.rstrip("s").casefold() not in not_names:
+            if core.rstrip("s").casefold() not in unit_words:
                 acronyms.add(key(core))
         elif _is_code_token(core):
             code.add(key(core))
     for m in _NAME.finditer(rest):
         before = rest[: m.start()].rstrip()
         opens_clause = not before or before[-1] in _CLAUSE_OPENERS
-        if not opens_clause and m.group(1).casefold() not in not_names:
+        if not opens_clause and m.group(1).casefold() not in unit_words:
             names.add(key(m.group(1)))
 
     def clean(keys: set[str]) -> frozenset[str]:
