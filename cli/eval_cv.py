@@ -126,6 +126,12 @@ def _numbers(table: Mapping[str, object]) -> dict[str, float | int]:
     help="Write the ranking weights fitted on every item (retrieval and failures) as a"
     " weights file, the one the product ships in memory/retrieval/weights.toml.",
 )
+@click.option(
+    "--write-thresholds",
+    type=click.Path(dir_okay=False),
+    help="Write the dedup/supersession thresholds fitted on every pair to this TOML file "
+    "(the product reads memory/dedup/thresholds.toml).",
+)
 @json_option
 def cv_command(
     data_dir: str,
@@ -133,6 +139,7 @@ def cv_command(
     ablations: bool,
     cache: bool,
     fitted_file: str | None,
+    write_thresholds: str | None,
     as_json: bool,
 ) -> None:
     """Fit every threshold and weight inside training folds and score the held-back fold.
@@ -151,6 +158,8 @@ def cv_command(
       skill-memory eval cv --data ../shared/eval --json > cv.json
       skill-memory eval cv --data ../shared/eval --component retrieval \\
           --component failures --write-fitted memory/retrieval/weights.toml
+      skill-memory eval cv --data ../shared/eval --component dedup --component supersession \\
+          --write-thresholds memory/dedup/thresholds.toml
     """
     from fireworks_skill_memory.memory.evaluation.data import EvalData
     from fireworks_skill_memory.memory.evaluation.suite import Context, run
@@ -160,6 +169,11 @@ def cv_command(
     if fitted_file and not {"retrieval", "failures"} <= set(components or COMPONENTS):
         raise click.BadParameter(
             "needs the retrieval and failures components", param_hint="--write-fitted"
+        )
+    matching = {"dedup", "supersession"}
+    if write_thresholds and components and not matching & set(components):
+        raise click.BadParameter(
+            "needs --component dedup or supersession", param_hint="--write-thresholds"
         )
     cfg = settings()
     environ = dict(cfg.environ)
@@ -178,11 +192,26 @@ def cv_command(
         embedder.save()
     if fitted_file:
         _write_fitted(fitted_file, reports)
+    if write_thresholds:
+        _write_thresholds(write_thresholds, reports, components, ablations)
     if as_json:
         emit_json({report.component: _as_json(report) for report in reports})
         return
     for report in reports:
         _print(report)
+
+
+def _write_thresholds(
+    path: str, reports: list[ComponentReport], components: tuple[str, ...], ablations: bool
+) -> None:
+    from fireworks_skill_memory.memory.evaluation.matching import thresholds_toml
+    from fireworks_skill_memory.memory.store.files import write_atomic
+
+    chosen = " ".join(f"--component {c}" for c in components)
+    command = f"skill-memory eval cv --data <eval> {chosen}".rstrip()
+    if not ablations:
+        command += " --no-ablations"
+    write_atomic(path, thresholds_toml(reports, command + f" --write-thresholds {path}"))
 
 
 __all__ = ["cv_command"]

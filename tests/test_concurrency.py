@@ -60,8 +60,12 @@ TOPICS = (
 
 
 def _race_text(worker: int, n: int) -> str:
-    # distinct numbers on every line: the dedup rule never merges two of them
-    return f"Worker {worker} note {n}: the {TOPICS[n]} step needed {100 + 10 * worker + n} retries"
+    # no two lines share two of their three numbers: the decision neither merges two of them
+    # nor reads one as the other with a changed value
+    return (
+        f"Worker {worker} note {n + 10}: the {TOPICS[n]} step needed "
+        f"{100 + 10 * worker + n} retries"
+    )
 
 
 def _skill_memory(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -17,8 +17,9 @@ from tests.conftest import FakeEmbedder
 from tests.fakes.messages_server import FakeMessagesServer, record_lessons_reply
 from tests.test_distill import SKILL, by_tool, run, settings_with, transcript_copy
 
-OLD = "Run the deploy script with --fast on CI."
-NEW = "Run the deploy script without --fast on CI."  # unclear locally: a negation mismatch
+OLD = "Run the deploy script with 4 workers and 2 retries on CI."
+# unclear locally: two values changed at once (another case, or an update?)
+NEW = "Run the deploy script with 8 workers and 3 retries on CI."
 OTHER = "Pin the base image by digest in the CI Dockerfile."
 
 

@@ -1,19 +1,24 @@
-"""`eval supersede`: decide labelled (old, new) lesson pairs the way `add` would, and score them.
+"""`eval dedup` and `eval supersede`: decide labelled pairs the way `add` would, and score them.
 
-Each pair's new lesson is offered to a skill holding only its old lesson, through the
-`SemanticMatcher` with no judge: a merge target -> ``merge``; ``supersedes`` or ``contested``
--> ``supersede``; otherwise ``keep_both``. A lesson is *lost* when a still-true one is merged
-away or archived (``keep_both`` or ``supersede`` decided ``merge``, ``keep_both`` decided
-``supersede``); *retired* is the share of ``supersede`` pairs decided ``supersede``.
+Dedup: each pair's `a` is stored in a skill of a temporary home and `b` is offered to the
+same skill with no judge; the decision (merged or added) is scored against the label:
+precision, recall, F1 and false merge (the share of distinct pairs merged).
+
+Supersede: each pair's new lesson is offered to a skill holding only its old lesson, through
+the `SemanticMatcher` with no judge: a merge target -> ``merge``; ``supersedes`` or
+``contested`` -> ``supersede``; otherwise ``keep_both``. A lesson is *lost* when a
+still-true one is merged away or archived (``keep_both`` or ``supersede`` decided
+``merge``, ``keep_both`` decided ``supersede``); *retired* is the share of ``supersede``
+pairs decided ``supersede``.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
 from fireworks_skill_memory.memory.dedup.supersede import Decision
@@ -145,7 +150,8 @@ def decide_pairs(pairs: Sequence[SupersedePair], embedder: EmbeddingModel) -> li
     return outcomes
 
 
-def _is_lost(label: str, decision: str) -> bool:
+def is_lost(label: str, decision: str) -> bool:
+    """A still-true lesson merged away or archived by this decision."""
     if decision == Decision.MERGE.value:
         return label != Decision.MERGE.value
     return label == Decision.KEEP_BOTH.value and decision == Decision.SUPERSEDE.value
@@ -156,7 +162,7 @@ def _figures(items: Sequence[tuple[str, str]]) -> KindFigures:
     return KindFigures(
         n=len(items),
         correct=sum(1 for label, d in items if label == d),
-        lost=sum(1 for label, d in items if _is_lost(label, d)),
+        lost=sum(1 for label, d in items if is_lost(label, d)),
         outdated=len(outdated),
         retired=sum(1 for d in outdated if d == Decision.SUPERSEDE.value),
     )
@@ -182,3 +188,72 @@ def supersede_report(
         by_kind={kind: _figures(items) for kind, items in sorted(groups.items())},
         decided={d: decided.get(d, 0) for d in DECISIONS},
     )
+
+
+# --------------------------------------------------------------------------- dedup
+
+
+@dataclass(frozen=True)
+class DedupDecision:
+    """One pair: merged or added, with the similarity and the lesson merged into."""
+
+    index: int
+    decision: str
+    similarity: float | None
+    target: str | None
+    reason: str
+
+
+def evaluate_dedup(
+    settings_env: dict[str, str], pairs: Sequence[dict[str, Any]], embedder: EmbeddingModel
+) -> tuple[list[DedupDecision], dict[str, dict[str, float]]]:
+    """Offer each pair's `b` to a skill holding `a` (no judge); score merges against labels."""
+    from fireworks_skill_memory.memory.retrieval.evaluation import temporary_home
+    from fireworks_skill_memory.memory.store.markdown_store import Store
+
+    decisions = []
+    matcher = SemanticMatcher(embedder, judge=None)
+    with temporary_home(settings_env) as settings:
+        store = Store(settings)
+        for index, pair in enumerate(pairs):
+            skill = f"pair-{index}"
+            store.add(skill, str(pair["a"]), matcher=None)
+            outcome = store.add(skill, str(pair["b"]), matcher=matcher)
+            merged = outcome.action == "merged"
+            decisions.append(
+                DedupDecision(
+                    index=index,
+                    decision="merge" if merged else "add",
+                    similarity=None if outcome.similarity is None else round(outcome.similarity, 4),
+                    target=outcome.merged_from.id if merged and outcome.merged_from else None,
+                    reason=outcome.reason,
+                )
+            )
+    return decisions, dedup_metrics(pairs, decisions)
+
+
+def dedup_metrics(
+    pairs: Sequence[dict[str, Any]], decisions: Sequence[DedupDecision]
+) -> dict[str, dict[str, float]]:
+    """Precision, recall, F1 and false-merge rate (label-0 pairs merged), overall and by kind."""
+    groups: dict[str, list[tuple[int, bool]]] = defaultdict(list)
+    for pair, decision in zip(pairs, decisions, strict=True):
+        item = (int(pair.get("label", 0)), decision.decision == "merge")
+        groups["all"].append(item)
+        groups[str(pair.get("kind", "unknown"))].append(item)
+    out = {}
+    for kind, items in sorted(groups.items()):
+        tp = sum(1 for label, merged in items if label and merged)
+        fp = sum(1 for label, merged in items if not label and merged)
+        fn = sum(1 for label, merged in items if label and not merged)
+        negatives = sum(1 for label, _ in items if not label)
+        precision = tp / (tp + fp) if tp + fp else 1.0
+        recall = tp / (tp + fn) if tp + fn else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        row: dict[str, float] = {"n": len(items)}
+        if tp + fn:
+            row.update(precision=round(precision, 4), recall=round(recall, 4), f1=round(f1, 4))
+        if negatives:
+            row["false_merge"] = round(fp / negatives, 4)
+        out[kind] = row
+    return out

@@ -22,15 +22,17 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from fireworks_skill_memory.memory.config import Settings
-from fireworks_skill_memory.memory.dedup.rules import Verdict, clearer_wording
-from fireworks_skill_memory.memory.dedup.supersede import (
-    DEFAULT_SUPERSEDE_THRESHOLDS,
-    GUARDS,
+from fireworks_skill_memory.memory.dedup.decision import (
     Decision,
+    MatchThresholds,
     Supersession,
-    SupersessionThresholds,
-    decide_supersession,
+    Verdict,
+    decide,
+    shipped_thresholds,
 )
+from fireworks_skill_memory.memory.dedup.evidence import GUARDS
+from fireworks_skill_memory.memory.dedup.features import pair_features
+from fireworks_skill_memory.memory.dedup.rules import clearer_wording
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import Match, Matcher, exact_matcher
 
@@ -63,11 +65,11 @@ class SemanticMatcher:
         self,
         embedder: EmbeddingModel,
         judge: Judge | None = None,
-        thresholds: SupersessionThresholds = DEFAULT_SUPERSEDE_THRESHOLDS,
+        thresholds: MatchThresholds | None = None,
     ) -> None:
         self.embedder = embedder
         self.judge = judge
-        self.thresholds = thresholds
+        self.thresholds = thresholds or shipped_thresholds()
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._verdicts: dict[tuple[str, str], bool | None] = {}
 
@@ -92,16 +94,14 @@ class SemanticMatcher:
 
     def decide(self, existing: Lesson, candidate: Lesson, similarity: float) -> Supersession:
         """The three-way decision for one (existing, candidate) pair at a known cosine."""
-        return decide_supersession(
+        features = pair_features(
             existing.text,
             candidate.text,
             similarity,
-            old_tag=existing.tag,
-            new_tag=candidate.tag,
             old_month=existing.month,
             new_month=candidate.month,
-            t=self.thresholds,
         )
+        return decide(features, self.thresholds)
 
     def __call__(self, existing: Sequence[Lesson], candidate: Lesson) -> Match:
         exact = exact_matcher(existing, candidate)

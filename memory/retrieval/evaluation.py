@@ -1,4 +1,4 @@
-"""Offline evaluation of retrieval and dedup, shipped as `skill-memory eval`.
+"""Offline evaluation of retrieval, shipped as `skill-memory eval`.
 
 Retrieval: a corpus laid out like a memory home (`skills/<skill>/KNOWLEDGE.md` plus
 `lessons.jsonl` giving each lesson's id) is indexed in a temporary home and every query
@@ -7,8 +7,7 @@ run on the same corpus and queries so the figures are comparable. A failure quer
 (`command` and `error` instead of `task`) is answered the way the failure hook answers
 it: the task text is `memory.retrieval.failure.failure_task`, and `ours` ranks and gates
 with `FAILURE_WEIGHTS` (`memory.retrieval.failure_ranking`).
-Dedup: each pair's `a` is stored in a skill of a temporary home and `b` is offered to
-the same skill with no judge; the decision (merge or add) is scored against the label.
+Dedup is evaluated in `memory.dedup.evaluation`.
 """
 
 from __future__ import annotations
@@ -291,70 +290,3 @@ _PEERS: dict[str, Callable[[Any, IdOf], Callable[[dict[str, Any]], Answer]]] = {
     "dense": _dense,
     "ours": _ours,
 }
-
-
-# ---- dedup --------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class DedupDecision:
-    """One pair: merged or added, with the similarity and the lesson merged into."""
-
-    index: int
-    decision: str
-    similarity: float | None
-    target: str | None
-    reason: str
-
-
-def evaluate_dedup(
-    settings_env: dict[str, str], pairs: Sequence[dict[str, Any]], embedder: EmbeddingModel
-) -> tuple[list[DedupDecision], dict[str, dict[str, float]]]:
-    """Offer each pair's `b` to a skill holding `a` (no judge); score merges against labels."""
-    from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
-    from fireworks_skill_memory.memory.store.markdown_store import Store
-
-    decisions = []
-    matcher = SemanticMatcher(embedder, judge=None)
-    with temporary_home(settings_env) as settings:
-        store = Store(settings)
-        for index, pair in enumerate(pairs):
-            skill = f"pair-{index}"
-            store.add(skill, str(pair["a"]), matcher=None)
-            outcome = store.add(skill, str(pair["b"]), matcher=matcher)
-            merged = outcome.action == "merged"
-            decisions.append(
-                DedupDecision(
-                    index=index,
-                    decision="merge" if merged else "add",
-                    similarity=None if outcome.similarity is None else round(outcome.similarity, 4),
-                    target=outcome.merged_from.id if merged and outcome.merged_from else None,
-                    reason=outcome.reason,
-                )
-            )
-    return decisions, dedup_metrics(pairs, decisions)
-
-
-def dedup_metrics(
-    pairs: Sequence[dict[str, Any]], decisions: Sequence[DedupDecision]
-) -> dict[str, dict[str, float]]:
-    """Precision, recall, F1 and false-merge rate (label-0 pairs merged), overall and by kind."""
-    groups: dict[str, list[tuple[int, bool]]] = defaultdict(list)
-    for pair, decision in zip(pairs, decisions, strict=True):
-        item = (int(pair.get("label", 0)), decision.decision == "merge")
-        groups["all"].append(item)
-        groups[str(pair.get("kind", "unknown"))].append(item)
-    out = {}
-    for kind, items in sorted(groups.items()):
-        tp = sum(1 for label, merged in items if label and merged)
-        fp = sum(1 for label, merged in items if not label and merged)
-        fn = sum(1 for label, merged in items if label and not merged)
-        negatives = sum(1 for label, _ in items if not label)
-        precision = tp / (tp + fp) if tp + fp else 1.0
-        recall = tp / (tp + fn) if tp + fn else 0.0
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        row: dict[str, float] = {"n": len(items)}
-        if tp + fn:
-            row.update(precision=round(precision, 4), recall=round(recall, 4), f1=round(f1, 4))
-        if negatives:
-            row["false_merge"] = round(fp / negatives, 4)
-        out[kind] = row
-    return out
