@@ -259,7 +259,7 @@ def start_service(
     if threads:
         env = {**env, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     process = subprocess.Popen(
-        [python, "-I", "-m", "fireworks_skill_memory.hooks.service_main"],
+        [python, "-I", "-m", "fireworks_skill_memory.cli.service_main"],
         cwd=home,
         env=env,
         stdin=subprocess.DEVNULL,

@@ -1,4 +1,4 @@
-"""In-process ranking for a hook when the service cannot answer in time.
+"""The hook process's ranker when the service cannot answer in time: lexical, in-process.
 
 Lexical: BM25 over `tag text` with idf from the skill's own lessons, taken in the no-task
 order (`memory.retrieval.prior.order_without_task`, the one order without a task) so that
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from fireworks_skill_memory.memory.config import Settings
     from fireworks_skill_memory.memory.retrieval.lexical_cache import LessonRecord
 
@@ -22,11 +24,60 @@ RELATIVE = 0.5  # others must score at least this share of the best
 MAX_LESSONS = 3
 
 
-def lexical_injection(
-    settings: Settings, skill: str, task: str, by: str, session: object = None
-) -> str | None:
-    """Rank the skill's lessons lexically for `task` and frame the best ones (the injection
-    is recorded under `session`, the agent's session id)."""
+class LexicalInjection:
+    """An injection ranked in-process: its block and the lessons it shows (slotted: no
+    dataclasses on the hook path)."""
+
+    __slots__ = ("ids", "skill", "text")
+
+    def __init__(self, skill: str, text: str = "", ids: tuple[str, ...] = ()) -> None:
+        self.skill = skill
+        self.text = text
+        self.ids = ids
+
+    def shown(self) -> dict[str, list[str]]:
+        """The ids of the lessons the block shows, by the skill they are logged under."""
+        return {self.skill: list(self.ids)} if self.text and self.ids else {}
+
+
+class LexicalRanker:
+    """The ranker of a hook process: lexical, in-process; it starts the service for next time.
+
+    A failure is never ranked here: the lexical match has no gate hard enough to tell an
+    explained failure from an unexplained one.
+    """
+
+    warm = False
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def inject(self, skill: str, parts: list[str], by: str, session: object) -> LexicalInjection:
+        """The skill's lessons ranked lexically for `parts`, logged under `<by>:fallback`."""
+        from fireworks_skill_memory.hooks.inject_flow import ensure_service
+        from fireworks_skill_memory.memory.retrieval.usage import inject_and_record
+
+        ensure_service(self.settings, by)
+        task = "\n".join(parts)
+        return inject_and_record(
+            self.settings,
+            lambda: lexical_injection(self.settings, skill, task),
+            f"{by}:fallback",
+            session,
+        )
+
+    def prepare(self, parts: list[str]) -> None:
+        """Nothing to embed ahead without a model."""
+
+    def failure(
+        self, skills: list[str], task: str, shown: Collection[str], by: str, session: object
+    ) -> None:
+        """Not ranked in-process (see the class)."""
+        return None
+
+
+def lexical_injection(settings: Settings, skill: str, task: str) -> LexicalInjection:
+    """Rank the skill's lessons lexically for `task` and frame the best ones."""
     import time
 
     from fireworks_skill_memory.memory.retrieval.inject_text import bullet, fit
@@ -36,11 +87,10 @@ def lexical_injection(
         order_without_task,
         prior_weights,
     )
-    from fireworks_skill_memory.memory.retrieval.usage import record_injection
 
     lessons = skill_lessons(settings, skill)
     if not lessons:
-        return None
+        return LexicalInjection(skill)
     today = time.strftime("%Y-%m")
     ordered = [
         lessons[i]
@@ -53,15 +103,14 @@ def lexical_injection(
     has_task = bool(task.strip())
     chosen = _matching(ordered, task) if has_task else ordered[: settings.inject_top]
     if not chosen:
-        return None
+        return LexicalInjection(skill)
     text, kept, _ = fit(
         skill,
         [bullet(lesson.id, lesson.tag, lesson.text) for lesson in chosen],
         max_tokens=settings.inject_tokens,
         ranked_for_task=has_task,
     )
-    record_injection(settings, skill, [lesson.id for lesson in chosen[:kept]], by, session)
-    return text or None
+    return LexicalInjection(skill, text, tuple(lesson.id for lesson in chosen[:kept]))
 
 
 def _matching(ordered: list[LessonRecord], task: str) -> list[LessonRecord]:

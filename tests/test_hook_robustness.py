@@ -299,7 +299,7 @@ def test_the_budget_comes_from_settings(
 ) -> None:
     seen: list[float] = []
 
-    def forward(event: str, raw: bytes, home: str, budget: float) -> None:
+    def forward(event: str, raw: bytes, home: str, budget: float, settings: str) -> None:
         seen.append(budget)
 
     monkeypatch.setattr("fireworks_skill_memory.hooks.fast.forward", forward)

@@ -11,7 +11,7 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 
-from fireworks_skill_memory.memory.retrieval.inject import Hit
+from fireworks_skill_memory.memory.retrieval.records import Hit
 from fireworks_skill_memory.memory.store.ledger import ledger_path
 from fireworks_skill_memory.memory.store.markdown_store import Store
 
@@ -69,7 +69,7 @@ class StandingCache:
         return tuple(_stamp(path) for path in paths)
 
     def _skill_md_path(self, skill: str) -> str | None:
-        from fireworks_skill_memory.memory.sessions.skill_files import skill_md_path
+        from fireworks_skill_memory.memory.skill_files import skill_md_path
 
         now = time.monotonic()
         found = self._skill_md.get(skill)
