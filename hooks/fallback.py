@@ -1,13 +1,18 @@
 """The hook process's ranker when the service cannot answer in time: lexical, in-process.
 
-Lexical: BM25 over `tag text` with idf from the skill's own lessons, taken in the no-task
-order (`memory.retrieval.prior.order_without_task`, the one order without a task) so that
-equal scores keep that order. Without a task that order alone decides. Coarser than the
-semantic ranking, so it injects fewer lessons and only on a clear word match.
+The candidates are the service's: the skill's own lessons, then the pulled team layer's that
+restate none of them (`memory.retrieval.lexical_cache.skill_lessons`). Lexical: BM25 over
+`tag text` with idf from those candidates, taken in the no-task order
+(`memory.retrieval.prior.order_without_task`, the one order without a task) so that equal
+scores keep that order. Without a task that order alone decides. Coarser than the semantic
+ranking, so it injects fewer lessons and only on a clear word match. The picks are then
+ordered by standing as the service orders its hits (`memory.retrieval.standing
+.standing_order`: disputed last, unverified a little lower), and a team lesson's tag is
+marked as the service marks it.
 
-It reads the skill's lessons from the per-skill lexical cache (`memory.retrieval.lexical_cache`: one
-`open`, no markdown parsing) when it is fresh, else from the markdown. Standard library only,
-and none of `json`, `re`, `dataclasses` or `hashlib` on the cached path.
+It reads the lessons from the per-skill lexical caches (`memory.retrieval.lexical_cache`: one
+`open` each, no markdown parsing) when they are fresh, else from the markdown. Standard
+library only, and none of `json`, `re`, `dataclasses` or `hashlib` on the cached path.
 """
 
 from __future__ import annotations
@@ -78,43 +83,63 @@ class LexicalRanker:
 
 def lexical_injection(settings: Settings, skill: str, task: str) -> LexicalInjection:
     """Rank the skill's lessons lexically for `task` and frame the best ones."""
-    import time
-
-    from fireworks_skill_memory.memory.retrieval.inject_text import bullet, fit
+    from fireworks_skill_memory.memory.retrieval.inject_text import bullet, fit, team_tag
+    from fireworks_skill_memory.memory.retrieval.layers import TEAM
     from fireworks_skill_memory.memory.retrieval.lexical_cache import skill_lessons
-    from fireworks_skill_memory.memory.retrieval.prior import (
-        months_between,
-        order_without_task,
-        prior_weights,
-    )
 
-    lessons = skill_lessons(settings, skill)
-    if not lessons:
-        return LexicalInjection(skill)
-    today = time.strftime("%Y-%m")
-    ordered = [
-        lessons[i]
-        for i in order_without_task(
-            [lesson.hits for lesson in lessons],
-            [months_between(lesson.month, today) for lesson in lessons],
-            prior_weights(settings),
-        )
-    ]
     has_task = bool(task.strip())
-    chosen = _matching(ordered, task) if has_task else ordered[: settings.inject_top]
+    chosen = _ranked(settings, skill_lessons(settings, skill), task)
+    if not has_task:
+        chosen = chosen[: settings.inject_top]
     if not chosen:
         return LexicalInjection(skill)
     text, kept, _ = fit(
         skill,
-        [bullet(lesson.id, lesson.tag, lesson.text) for lesson in chosen],
+        [
+            bullet(
+                lesson.id,
+                team_tag(lesson.tag) if lesson.origin == TEAM else lesson.tag,
+                lesson.text,
+            )
+            for lesson in chosen
+        ],
         max_tokens=settings.inject_tokens,
         ranked_for_task=has_task,
     )
     return LexicalInjection(skill, text, tuple(lesson.id for lesson in chosen[:kept]))
 
 
-def _matching(ordered: list[LessonRecord], task: str) -> list[LessonRecord]:
-    """The few lessons that clearly share words with the task, best first (maybe none)."""
+def _ranked(settings: Settings, lessons: list[LessonRecord], task: str) -> list[LessonRecord]:
+    """The lessons worth showing for `task`, best first, ordered by standing as the service
+    orders its hits: a clear word match's few, or without a task all of them."""
+    import time
+
+    from fireworks_skill_memory.memory.retrieval.prior import (
+        hits_age_prior,
+        months_between,
+        order_without_task,
+        prior_weight,
+        prior_weights,
+    )
+    from fireworks_skill_memory.memory.retrieval.standing import standing_order
+
+    today = time.strftime("%Y-%m")
+    hits = [lesson.hits for lesson in lessons]
+    ages = [months_between(lesson.month, today) for lesson in lessons]
+    weights = prior_weights(settings)
+    order = order_without_task(hits, ages, weights)
+    if task.strip():
+        scored = _matching([lessons[i] for i in order], task)
+    else:  # PRIOR times the prior is the score without a task, as in the service
+        scale = prior_weight(settings)
+        scored = [(lessons[i], scale * hits_age_prior(hits[i], ages[i], weights)) for i in order]
+    scores = [score for _, score in scored]
+    return [scored[i][0] for i in standing_order(scores, [r.standing for r, _ in scored])]
+
+
+def _matching(ordered: list[LessonRecord], task: str) -> list[tuple[LessonRecord, float]]:
+    """The few lessons that clearly share words with the task, best first, with their
+    scores (BM25 / sqrt(query terms)); maybe none."""
     import math
 
     from fireworks_skill_memory.memory.retrieval import lexical
@@ -126,4 +151,8 @@ def _matching(ordered: list[LessonRecord], task: str) -> list[LessonRecord]:
     if best < MIN_MATCH:
         return []
     ranked = sorted(range(len(ordered)), key=lambda i: -scores[i])
-    return [ordered[i] for i in ranked[:MAX_LESSONS] if scores[i] / scale >= best * RELATIVE]
+    return [
+        (ordered[i], scores[i] / scale)
+        for i in ranked[:MAX_LESSONS]
+        if scores[i] / scale >= best * RELATIVE
+    ]

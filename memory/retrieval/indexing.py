@@ -44,6 +44,7 @@ from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import LockTimeout
 from fireworks_skill_memory.memory.locks import hold_lock
 from fireworks_skill_memory.memory.retrieval.layers import (
+    TEAM,
     own_scope,
     team_scope,
     team_source,
@@ -53,7 +54,6 @@ from fireworks_skill_memory.memory.retrieval.ranking import (
     lesson_embedding_texts,
     pool_vectors,
 )
-from fireworks_skill_memory.memory.retrieval.records import TEAM
 from fireworks_skill_memory.memory.store.files import read_text
 from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
 from fireworks_skill_memory.memory.store.lesson import Lesson

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fireworks_skill_memory.memory.retrieval.inject_text import bullet, fit, team_tag
+from fireworks_skill_memory.memory.retrieval.layers import TEAM
 from fireworks_skill_memory.memory.retrieval.prior import (
     PriorWeights,
     hits_age_prior,
     months_between,
     order_without_task,
 )
-from fireworks_skill_memory.memory.retrieval.records import TEAM, Hit
+from fireworks_skill_memory.memory.retrieval.records import Hit
 from fireworks_skill_memory.memory.store.lesson import Lesson
 
 

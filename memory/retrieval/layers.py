@@ -10,29 +10,31 @@ writes it (`memory.team`, through a store over `team_settings`); retrieval reads
   (`collapse_restatements`: the same id, or a pair the dedup rules merge);
 - every hit carries its origin and its provenance from its layer's ledger (`Provenances`).
 
-Nothing here knows the team table or how a pull works.
+Nothing here knows the team table or how a pull works. The layout part is light (the
+hook's fallback reads the team layer too, `memory.retrieval.lexical_cache`): the records, the
+dedup rules and the store are imported where they are used.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from fireworks_skill_memory.memory.config import Settings
-from fireworks_skill_memory.memory.dedup.rules import DEFAULT_THRESHOLDS, Verdict, decide_pair
-from fireworks_skill_memory.memory.retrieval.records import LOCAL, TEAM, Hit
 from fireworks_skill_memory.memory.store.knowledge_files import source_path
-from fireworks_skill_memory.memory.store.ledger import ledger_path, read_ledger
-from fireworks_skill_memory.memory.store.markdown_store import KnowledgeSource, Store
 
+TYPE_CHECKING = False  # the hook's fallback imports this module
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import numpy as np
 
     from fireworks_skill_memory.index.table import Row
+    from fireworks_skill_memory.memory.retrieval.records import Hit
+    from fireworks_skill_memory.memory.store.markdown_store import KnowledgeSource
     from fireworks_skill_memory.memory.store.provenance import Provenance
 
+LOCAL = "local"  # a lesson of the home's own
+TEAM = "team"  # a lesson of the pulled team layer
 TEAM_SCOPE_PREFIX = "@team:"  # skill names never start with "@", so no skill can collide
 UNLIMITED = str(10**9)  # the team layer mirrors the team table: no eviction
 
@@ -68,6 +70,8 @@ def own_scope(scope: str) -> str:
 
 def team_source(settings: Settings, skill: str | None) -> KnowledgeSource | None:
     """The team layer's knowledge file of a scope, when it was pulled."""
+    from fireworks_skill_memory.memory.store.markdown_store import KnowledgeSource
+
     if not settings.team_uri and not os.path.isdir(settings.team_dir):
         return None
     found = source_path(team_settings(settings), skill)
@@ -84,6 +88,10 @@ def team_source(settings: Settings, skill: str | None) -> KnowledgeSource | None
 
 def team_sources(settings: Settings) -> list[KnowledgeSource]:
     """Every knowledge file of the team layer (none when nothing was ever pulled)."""
+    from dataclasses import replace
+
+    from fireworks_skill_memory.memory.store.markdown_store import Store
+
     if not os.path.isdir(settings.team_dir):
         return []
     return [replace(source, layer=TEAM) for source in Store(team_settings(settings)).sources()]
@@ -101,6 +109,8 @@ def collapse_restatements(rows: list[Row], vectors: np.ndarray) -> tuple[list[Ro
 
 
 def _restates_own(rows: Sequence[Row], vectors: np.ndarray, i: int, own: Sequence[int]) -> bool:
+    from fireworks_skill_memory.memory.dedup.rules import DEFAULT_THRESHOLDS, Verdict, decide_pair
+
     team_row = rows[i]
     scope = own_scope(team_row.scope)
     for j in own:
@@ -127,6 +137,8 @@ class Provenances:
 
     def label(self, hits: Sequence[Hit]) -> list[Hit]:
         """The hits with their provenance (a team hit's from the team layer's ledger)."""
+        from dataclasses import replace
+
         return [
             replace(hit, provenance=self.of(hit.origin, hit.lesson.skill).get(hit.lesson.id))
             for hit in hits
@@ -140,6 +152,8 @@ class Provenances:
             settings = self._team
         else:
             settings = self.settings
+        from fireworks_skill_memory.memory.store.ledger import ledger_path, read_ledger
+
         path = ledger_path(settings, skill)
         try:
             stat = os.stat(path)

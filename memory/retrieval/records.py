@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from fireworks_skill_memory.memory.retrieval.layers import LOCAL
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.provenance import Provenance
-
-LOCAL = "local"
-TEAM = "team"
 
 
 @dataclass(frozen=True)
