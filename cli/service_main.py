@@ -19,6 +19,7 @@ from fireworks_skill_memory.hooks.dispatch import MODULES
 from fireworks_skill_memory.hooks.runtime import handle_bytes
 from fireworks_skill_memory.hooks.warm import WarmRanker
 from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.retrieval.lexical_cache import FreshCaches
 from fireworks_skill_memory.memory.service.server import HookHandler, Service, serve
 
 if TYPE_CHECKING:
@@ -27,12 +28,13 @@ if TYPE_CHECKING:
 
 def hook_handler(handlers: dict[str, Body]) -> HookHandler:
     """The service's handler of forwarded hook calls: the stdout the hook would print."""
+    caches = FreshCaches()  # the fallback's lexical caches, kept fresh for the service's life
 
     def handle(service: Service, event: str, payload: bytes, settings: Settings) -> bytes:
         body = handlers.get(event)
         if body is None:
             return b""
-        output = handle_bytes(body, payload, WarmRanker(service.retriever, settings))
+        output = handle_bytes(body, payload, WarmRanker(service.retriever, settings, caches))
         return output.encode("utf-8") if output else b""
 
     return handle

@@ -54,15 +54,21 @@ class LexicalRanker:
 
     warm = False
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, service: str = "") -> None:
         self.settings = settings
+        self.service = service  # how asking the service went ("": not asked)
+
+    def ensure_service(self, why: str) -> bool:
+        """Start the service for next time unless it seemed alive (True: a start was asked)."""
+        from fireworks_skill_memory.hooks.inject_flow import ensure_service
+
+        return ensure_service(self.settings, why, self.service)
 
     def inject(self, skill: str, parts: list[str], by: str, session: object) -> LexicalInjection:
         """The skill's lessons ranked lexically for `parts`, logged under `<by>:fallback`."""
-        from fireworks_skill_memory.hooks.inject_flow import ensure_service
         from fireworks_skill_memory.memory.retrieval.usage import inject_and_record
 
-        ensure_service(self.settings, by)
+        self.ensure_service(by)
         task = "\n".join(parts)
         return inject_and_record(
             self.settings,

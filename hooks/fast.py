@@ -26,10 +26,8 @@ if TYPE_CHECKING:
 
     from fireworks_skill_memory.hooks.runtime import Body
 
-# How the last forward went: "ok", "absent" (no socket or refused), "warming", "late",
-# "version", "settings", "error". `ensure_service` starts a service only when none seems to be
-# there.
-last_status = ""
+# How a forward went (`exchange`): "ok", "absent" (no socket or refused), "warming", "late",
+# "version", "settings", "error". A hook starts a service only when none seems to be there.
 SERVICE_ALIVE = frozenset({"ok", "warming", "late", "settings"})
 
 MAX_PAYLOAD = 8 * 1024 * 1024
@@ -43,7 +41,14 @@ def forward(
 
     `settings` is the hook's `protocol.settings_text` ("": answer with the service's own).
     """
-    global last_status
+    return exchange(event, payload, memory_home, budget, settings)[1]
+
+
+def exchange(
+    event: str, payload: bytes, memory_home: str, budget: float, settings: str = ""
+) -> tuple[str, bytes | None]:
+    """How the forward went (see SERVICE_ALIVE) and the service's stdout bytes (None: the
+    service did not answer in time)."""
     import _socket
 
     from fireworks_skill_memory.memory.service.protocol import SOCKET_NAME, VERSION, short_path
@@ -52,42 +57,40 @@ def forward(
     frame = settings.encode("utf-8", "surrogateescape")
     deadline = time.monotonic() + budget
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    status = "absent"
     try:
-        last_status = "absent"
         with short_path(path) as address:
             sock.settimeout(budget)
             sock.connect(address)
-        last_status = "late"
+        status = "late"
         header = f"HOOK {VERSION} {event} {len(payload)} {int(budget * 1000)} {len(frame)}\n"
         sock.sendall(header.encode() + frame + payload)
         reply = b""
         while b"\n" not in reply:
             chunk = _recv(sock, deadline)
             if not chunk:
-                return None
+                return status, None
             reply += chunk
-        status, _, rest = reply.partition(b"\n")
-        parts = status.split()
+        line, _, rest = reply.partition(b"\n")
+        parts = line.split()
         if parts[:1] == [b"ERR"]:
-            last_status = parts[1].decode(errors="replace") if len(parts) > 1 else "error"
-            if last_status == "version":
+            status = parts[1].decode(errors="replace") if len(parts) > 1 else "error"
+            if status == "version":
                 _retire(path)
-            return None
+            return status, None
         if len(parts) != 2 or parts[0] != b"OK" or not parts[1].isdigit():
-            last_status = "error"
-            return None
+            return "error", None
         size = int(parts[1])
         if size > MAX_REPLY:
-            return None
+            return status, None
         while len(rest) < size:
             chunk = _recv(sock, deadline)
             if not chunk:
-                return None
+                return status, None
             rest += chunk
-        last_status = "ok"
-        return rest[:size]
+        return "ok", rest[:size]
     except OSError:
-        return None
+        return status, None
     finally:
         sock.close()
 
@@ -147,18 +150,19 @@ def run(
         from fireworks_skill_memory.memory.config import load_settings
 
         settings = load_settings()
+        status = ""  # not asked
         if forward_to_service:
             from fireworks_skill_memory.memory.service.protocol import settings_text
 
             budget = settings.hook_budget_ms / 1000.0
-            reply = forward(event, raw, settings.home, budget, settings_text(settings))
+            status, reply = exchange(event, raw, settings.home, budget, settings_text(settings))
             if reply is not None:
                 if reply:
                     emit(stdout, reply)
                 return 0
         from fireworks_skill_memory.hooks.runtime import run_payload
 
-        return run_payload(event, handle, raw, stdout, settings)
+        return run_payload(event, handle, raw, stdout, settings, status)
     except BaseException as error:  # noqa: BLE001 - a hook must never break the agent
         if not isinstance(error, KeyboardInterrupt):
             _report(event)

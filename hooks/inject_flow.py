@@ -46,6 +46,9 @@ if TYPE_CHECKING:
         def warm(self) -> bool:
             """True in the warm service (which is then known to run)."""
 
+        def ensure_service(self, why: str) -> bool:
+            """Start the service unless it runs or seems to (True: a start was asked)."""
+
         def inject(self, skill: str, parts: list[str], by: str, session: object) -> Shown:
             """The skill's lessons for the task `parts`, framed and logged under `by`."""
 
@@ -85,15 +88,16 @@ def injection_text(
     return ranker.inject(skill, parts, by, session).text or None
 
 
-def ensure_service(settings: Settings, why: str = "") -> bool:
+def ensure_service(settings: Settings, why: str = "", status: str = "") -> bool:
     """Start the service unless it is warming up or busy, or was started moments ago.
 
-    True when a start was requested. Nothing is started when the spawn stamp cannot be
-    written: the service could not create its socket in that folder either.
+    `status` says how asking it went just now (`hooks.fast.exchange`; "": not asked). True
+    when a start was requested. Nothing is started when the spawn stamp cannot be written:
+    the service could not create its socket in that folder either.
     """
-    from fireworks_skill_memory.hooks import fast
+    from fireworks_skill_memory.hooks.fast import SERVICE_ALIVE
 
-    if fast.last_status in fast.SERVICE_ALIVE:
+    if status in SERVICE_ALIVE:
         return False
     stamp = os.path.join(settings.run_dir, "spawn.stamp")
     try:

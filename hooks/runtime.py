@@ -28,13 +28,16 @@ if TYPE_CHECKING:
 FALLBACK_LOG = os.path.join("~", ".ai-memory", "logs", "skill-memory.log")
 
 
-def run_payload(event: str, body: Body, raw: bytes, stdout: IO[str], settings: Settings) -> int:
+def run_payload(
+    event: str, body: Body, raw: bytes, stdout: IO[str], settings: Settings, service: str = ""
+) -> int:
     """Parse the payload and run the hook body in this process (the lexical ranker, this
-    process's settings); always returns 0."""
+    process's settings); always returns 0. `service`: how asking the service went
+    (`hooks.fast.exchange`; "" when it was not asked)."""
     try:
         from fireworks_skill_memory.hooks.fallback import LexicalRanker
 
-        output = handle_bytes(body, raw, LexicalRanker(settings))
+        output = handle_bytes(body, raw, LexicalRanker(settings, service))
         if output:
             from fireworks_skill_memory.hooks.fast import emit
 

@@ -19,11 +19,9 @@ if TYPE_CHECKING:
 
 def handle(payload: dict[str, Any], ranker: Ranker) -> str | None:
     """Start the service unless this runs inside it, and a due team pull. Prints nothing."""
-    from fireworks_skill_memory.hooks.inject_flow import ensure_service
     from fireworks_skill_memory.hooks.team_pull import maybe_start_pull
 
-    if not ranker.warm:  # a warm ranker runs in the service: it is up
-        ensure_service(ranker.settings, "SessionStart")
+    ranker.ensure_service("SessionStart")  # in the service (warm ranker) there is nothing to do
     maybe_start_pull(ranker.settings)  # detached; the hook never waits on the network
     return None
 

@@ -27,9 +27,12 @@ class WarmRanker:
 
     warm = True
 
-    def __init__(self, retriever: ServiceRetriever, settings: Settings) -> None:
+    def __init__(
+        self, retriever: ServiceRetriever, settings: Settings, caches: lexical_cache.FreshCaches
+    ) -> None:
         self.retriever = retriever
         self.settings = settings
+        self.caches = caches  # the service's, kept for its life
 
     def inject(self, skill: str, parts: list[str], by: str, session: object) -> Injection:
         """The skill's lessons for the task `parts` (semantic, gated), logged under `by`."""
@@ -39,8 +42,12 @@ class WarmRanker:
             by,
             session,
         )
-        lexical_cache.ensure_fresh(self.settings, skill)  # for the fallback, should we be down
+        self.caches.ensure(self.settings, skill)  # for the fallback, should we be down
         return injection
+
+    def ensure_service(self, why: str) -> bool:
+        """Nothing to start: this runs in the service."""
+        return False
 
     def prepare(self, parts: list[str]) -> None:
         """Embed the task now, so the injection that follows costs no embedding."""

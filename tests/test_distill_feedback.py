@@ -193,8 +193,9 @@ class FixedRetriever:
 def test_the_service_path_records_the_session(settings: Settings) -> None:
     from fireworks_skill_memory.hooks.inject_flow import injection_text
     from fireworks_skill_memory.hooks.warm import WarmRanker
+    from fireworks_skill_memory.memory.retrieval.lexical_cache import FreshCaches
 
-    ranker = WarmRanker(FixedRetriever(), settings)  # type: ignore[arg-type]
+    ranker = WarmRanker(FixedRetriever(), settings, FreshCaches())  # type: ignore[arg-type]
     text = injection_text(ranker, SKILL, ["task"], "PreToolUse:Skill", "s9")
     assert text == "block"
     own, shared = FixedRetriever.own.id, FixedRetriever.shared.id

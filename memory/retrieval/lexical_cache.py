@@ -11,7 +11,7 @@ cache names the files it was built from with their mtime, size, inode and ctime 
 tool can set back): the knowledge file, and for the standings the ledger beside it and the
 skill's SKILL.md; any difference (or another tokenizer version, or a damaged file) makes it
 stale, and a stale or missing cache is rebuilt from the markdown. The warm service refreshes
-a skill's caches each time it injects that skill (`ensure_fresh`), and the hook's fallback
+a skill's caches each time it injects that skill (`FreshCaches`), and the hook's fallback
 rewrites them whenever it had to parse the markdown, so the next hook finds them fresh.
 
 A cache is never written for a file modified less than `RACY_NS` before it was read: a
@@ -115,30 +115,36 @@ def _record(row: Any, origin: str) -> LessonRecord:
     return LessonRecord(lesson_id, tag, text, month, hits, tokens, standing, origin)
 
 
-# cache path -> the stat keys it was last seen fresh for, in this (service) process
-_known_fresh: dict[str, tuple[Any, ...]] = {}
-
-
-def ensure_fresh(settings: Settings, skill: str) -> None:
-    """Rebuild a skill's caches unless they are fresh (the service calls this after
-    injecting).
+class FreshCaches:
+    """Keeps skills' caches fresh for a warm service, which holds one for its life.
 
     The service injects the same skills over and over: once a cache was seen fresh for the
     files as they stand, a stat of each is all a later call costs.
     """
-    for origin in (LOCAL, TEAM) if os.path.isdir(settings.team_dir) else (LOCAL,):
-        found = source_path(_source_settings(settings, origin), skill)
-        if found is None:
-            continue
-        cache = cache_path(settings, skill, origin)
-        seen = _known_fresh.get(cache)
-        if seen is not None and seen == _stat_keys(found[0], seen[1]) and os.path.exists(cache):
-            continue
-        if _cached_rows(settings, skill, origin) is None:
-            refresh(settings, skill, origin)
-        header = _cached_header(cache)
-        if header is not None and _cached_rows(settings, skill, origin) is not None:
-            _known_fresh[cache] = (_stat_key(found[0]), header[-1])
+
+    def __init__(self) -> None:
+        self._seen: dict[str, tuple[Any, ...]] = {}  # cache path -> the stat keys seen fresh
+
+    def ensure(self, settings: Settings, skill: str) -> None:
+        """Rebuild a skill's caches (own and team layer) unless they are fresh."""
+        for origin in (LOCAL, TEAM) if os.path.isdir(settings.team_dir) else (LOCAL,):
+            found = source_path(_source_settings(settings, origin), skill)
+            if found is None:
+                continue
+            cache = cache_path(settings, skill, origin)
+            seen = self._seen.get(cache)
+            if seen is not None and seen == _stat_keys(found[0], seen[1]) and os.path.exists(cache):
+                continue
+            if _cached_rows(settings, skill, origin) is None:
+                refresh(settings, skill, origin)
+            header = _cached_header(cache)
+            if header is not None and _cached_rows(settings, skill, origin) is not None:
+                self._seen[cache] = (_stat_key(found[0]), header[-1])
+
+
+def ensure_fresh(settings: Settings, skill: str) -> None:
+    """Rebuild a skill's caches unless they are fresh (once; a service keeps `FreshCaches`)."""
+    FreshCaches().ensure(settings, skill)
 
 
 def refresh(settings: Settings, skill: str, origin: str = LOCAL) -> list[LessonRecord]:
