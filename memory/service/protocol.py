@@ -34,15 +34,9 @@ ANSWER_SETTINGS = (
     ("inject_tokens", "SKILL_MEMORY_INJECT_TOKENS"),
     ("ranking_overrides", "SKILL_MEMORY_RANKING"),
 )
-HOME_SETTINGS = (
-    "home",
-    "skills_dir",
-    "global_file",
-    "legacy_dir",
-    "sessions_dir",
-    "embed_model",
-    "team_uri",
-)
+# what the service's store, index and session state are built on; not the legacy folder (found
+# through HOME, which an agent may set apart, and read only for a skill without a home file)
+HOME_SETTINGS = ("home", "skills_dir", "global_file", "sessions_dir", "embed_model")
 
 
 def run_dir(home: str) -> str:
