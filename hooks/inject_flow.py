@@ -28,13 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection
     from typing import Any, Protocol
 
-    class Shown(Protocol):
-        """An injection as a handler reads it: its block, and the lessons it shows."""
-
-        @property
-        def text(self) -> str: ...
-
-        def shown(self) -> dict[str, list[str]]: ...
+    from fireworks_skill_memory.memory.retrieval.usage import Shown
 
     class Ranker(Protocol):
         """What a handler ranks with, and the settings it answers under (the hook's own)."""
