@@ -260,7 +260,7 @@ def start_service(
     if threads:
         env = {**env, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     process = subprocess.Popen(
-        [python, "-I", "-m", "fireworks_skill_memory.hooks.service_main"],
+        [python, "-I", "-m", "fireworks_skill_memory.cli.service_main"],
         cwd=home,
         env=env,
         stdin=subprocess.DEVNULL,
@@ -268,7 +268,7 @@ def start_service(
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + 1500
     while time.monotonic() < deadline:
         reply = try_call(str(home), "ping", timeout=1.0)
         # warm = loaded, and the failure glossary's explanations embedded (first start only)
@@ -277,7 +277,7 @@ def start_service(
         if process.poll() is not None:
             raise RuntimeError("the service exited during warm-up (see its logs)")
         time.sleep(0.5)
-    raise RuntimeError("the service was not ready within 300 s")
+    raise RuntimeError("the service was not ready within 1500 s")
 
 
 def stop_service(process: subprocess.Popen[bytes], home: Path) -> None:

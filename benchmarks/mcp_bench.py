@@ -206,7 +206,7 @@ class Bench:
         from fireworks_skill_memory.memory.service.client import try_call
 
         process = subprocess.Popen(
-            [self.python, "-I", "-m", "fireworks_skill_memory.hooks.service_main"],
+            [self.python, "-I", "-m", "fireworks_skill_memory.cli.service_main"],
             cwd=self.home,
             env=self.env,
             stdin=subprocess.DEVNULL,

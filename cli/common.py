@@ -55,7 +55,8 @@ def write_checks() -> tuple[Matcher, LessonScreen]:
 
 def with_provenance(rows: list[dict[str, object]]) -> list[dict[str, object]]:
     """`rows` (lesson records with `id` and `skill`) with each lesson's `provenance` and
-    `standing` (current, unverified or disputed) from the ledger."""
+    `standing` (current, unverified or disputed) from the ledger; a row that already carries
+    its provenance (a team lesson's, from the team layer's ledger) keeps it."""
     memory = store()
     found: dict[object, dict[str, tuple[object, str]]] = {}
     for scope in dict.fromkeys(row.get("skill") for row in rows):
@@ -74,6 +75,8 @@ def with_provenance(rows: list[dict[str, object]]) -> list[dict[str, object]]:
         provenance, standing = found.get(row.get("skill"), {}).get(
             str(row.get("id")), (None, "current")
         )
+        if row.get("origin") == "team":  # not in the personal ledger; its own came with it
+            provenance, standing = row.get("provenance"), "current"
         annotated.append({**row, "provenance": provenance, "standing": standing})
     return annotated
 
@@ -95,11 +98,13 @@ def via_service(op: str, payload: Mapping[str, object]) -> dict[str, object] | N
     a loading or failed one is skipped at once.
     """
     from fireworks_skill_memory.memory.service import client
+    from fireworks_skill_memory.memory.service.protocol import settings_text
 
     home = settings().home
     if client.probe(home, SERVICE_PROBE_TIMEOUT).state != client.READY:
         return None
-    request = {**payload, "by": "cli", "record": True}
+    # answered with this command's settings (top, token cap, ranking), not the service's
+    request = {**payload, "by": "cli", "record": True, "settings": settings_text(settings())}
     return client.try_call(home, op, request, timeout=SERVICE_TIMEOUT)
 
 

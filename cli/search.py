@@ -18,7 +18,7 @@ from fireworks_skill_memory.cli.common import (
     with_provenance,
 )
 from fireworks_skill_memory.memory.errors import InvalidInput
-from fireworks_skill_memory.memory.retrieval.inject import Hit
+from fireworks_skill_memory.memory.retrieval.records import Hit
 from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
 if TYPE_CHECKING:

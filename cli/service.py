@@ -13,8 +13,8 @@ import click
 from fireworks_skill_memory.cli.common import emit_json, json_option, settings
 from fireworks_skill_memory.memory.service import client
 from fireworks_skill_memory.memory.service.client import ServiceHealth
+from fireworks_skill_memory.memory.service.spawn import SERVICE_MODULE
 
-SERVICE_MODULE = "fireworks_skill_memory.hooks.service_main"
 PROBE_TIMEOUT = 2.0  # a service that does not answer a ping within this is "not responding"
 START_WAIT = 15.0  # how long `start` waits for the new process to take the home's lock
 KILL_WAIT = 5.0  # after SIGKILL, how long `stop` waits for the lock to be released
@@ -31,7 +31,7 @@ EXIT_CODES = {
 @click.command()
 def serve() -> None:
     """Run the warm service in the foreground (Ctrl-C to stop)."""
-    from fireworks_skill_memory.hooks.service_main import run
+    from fireworks_skill_memory.cli.service_main import run
 
     raise SystemExit(run(settings()))
 

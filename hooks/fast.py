@@ -4,10 +4,11 @@ Imports only `os`, `sys`, `time`, the C `_socket` module and three small standar
 modules of ours: `memory.config` (the memory home and `SKILL_MEMORY_HOOK_BUDGET_MS`, resolved
 in that one place) with `memory.errors`, and `memory.service.protocol`; no json, no re, no
 enum (tests/test_light_imports.py checks the in-process path likewise). The payload bytes
-go to the service unparsed (`HOOK` frame, see memory.service.protocol); the service runs the
-hook's logic with the model and index warm and returns the exact stdout. When the service
-does not answer within the budget (down, warming, stale, slow), the hook's own in-process
-handler runs instead (`hooks.runtime`).
+go to the service unparsed, with this hook's settings (`HOOK` frame, see
+memory.service.protocol); the service runs the hook's handler with its warm ranker and these
+settings and returns the exact stdout. When the service does not answer within the budget
+(down, warming, stale, slow, or serving other folders: `ERR settings`), the hook's own
+handler runs in this process with the lexical ranker (`hooks.runtime`).
 
 Whatever happens, `run` returns 0 and prints nothing but a whole answer: every failure,
 even one while logging the failure, ends in its outermost guard.
@@ -25,61 +26,71 @@ if TYPE_CHECKING:
 
     from fireworks_skill_memory.hooks.runtime import Body
 
-# How the last forward went: "ok", "absent" (no socket or refused), "warming", "late",
-# "version", "error". `ensure_service` starts a service only when none seems to be there.
-last_status = ""
-SERVICE_ALIVE = frozenset({"ok", "warming", "late"})
+# How a forward went (`exchange`): "ok", "absent" (no socket or refused), "warming", "late",
+# "version", "settings", "error". A hook starts a service only when none seems to be there.
+SERVICE_ALIVE = frozenset({"ok", "warming", "late", "settings"})
 
 MAX_PAYLOAD = 8 * 1024 * 1024
 MAX_REPLY = 1024 * 1024
 
 
-def forward(event: str, payload: bytes, memory_home: str, budget: float) -> bytes | None:
-    """The service's stdout bytes for this hook call, or None when it did not answer in time."""
-    global last_status
+def forward(
+    event: str, payload: bytes, memory_home: str, budget: float, settings: str = ""
+) -> bytes | None:
+    """The service's stdout bytes for this hook call, or None when it did not answer in time.
+
+    `settings` is the hook's `protocol.settings_text` ("": answer with the service's own).
+    """
+    return exchange(event, payload, memory_home, budget, settings)[1]
+
+
+def exchange(
+    event: str, payload: bytes, memory_home: str, budget: float, settings: str = ""
+) -> tuple[str, bytes | None]:
+    """How the forward went (see SERVICE_ALIVE) and the service's stdout bytes (None: the
+    service did not answer in time)."""
     import _socket
 
     from fireworks_skill_memory.memory.service.protocol import SOCKET_NAME, VERSION, short_path
 
     path = os.path.join(memory_home, "run", SOCKET_NAME)
+    frame = settings.encode("utf-8", "surrogateescape")
     deadline = time.monotonic() + budget
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    status = "absent"
     try:
-        last_status = "absent"
         with short_path(path) as address:
             sock.settimeout(budget)
             sock.connect(address)
-        last_status = "late"
-        header = f"HOOK {VERSION} {event} {len(payload)} {int(budget * 1000)}\n".encode()
-        sock.sendall(header + payload)
+        status = "late"
+        header = f"HOOK {VERSION} {event} {len(payload)} {int(budget * 1000)} {len(frame)}\n"
+        sock.sendall(header.encode() + frame + payload)
         reply = b""
         while b"\n" not in reply:
             chunk = _recv(sock, deadline)
             if not chunk:
-                return None
+                return status, None
             reply += chunk
-        status, _, rest = reply.partition(b"\n")
-        parts = status.split()
+        line, _, rest = reply.partition(b"\n")
+        parts = line.split()
         if parts[:1] == [b"ERR"]:
-            last_status = parts[1].decode(errors="replace") if len(parts) > 1 else "error"
-            if last_status == "version":
+            status = parts[1].decode(errors="replace") if len(parts) > 1 else "error"
+            if status == "version":
                 _retire(path)
-            return None
+            return status, None
         if len(parts) != 2 or parts[0] != b"OK" or not parts[1].isdigit():
-            last_status = "error"
-            return None
+            return "error", None
         size = int(parts[1])
         if size > MAX_REPLY:
-            return None
+            return status, None
         while len(rest) < size:
             chunk = _recv(sock, deadline)
             if not chunk:
-                return None
+                return status, None
             rest += chunk
-        last_status = "ok"
-        return rest[:size]
+        return "ok", rest[:size]
     except OSError:
-        return None
+        return status, None
     finally:
         sock.close()
 
@@ -136,18 +147,22 @@ def run(
         )
         if len(raw) > MAX_PAYLOAD:
             return 0
-        if forward_to_service:
-            from fireworks_skill_memory.memory.config import load_settings
+        from fireworks_skill_memory.memory.config import load_settings
 
-            settings = load_settings()
-            reply = forward(event, raw, settings.home, settings.hook_budget_ms / 1000.0)
+        settings = load_settings()
+        status = ""  # not asked
+        if forward_to_service:
+            from fireworks_skill_memory.memory.service.protocol import settings_text
+
+            budget = settings.hook_budget_ms / 1000.0
+            status, reply = exchange(event, raw, settings.home, budget, settings_text(settings))
             if reply is not None:
                 if reply:
                     emit(stdout, reply)
                 return 0
         from fireworks_skill_memory.hooks.runtime import run_payload
 
-        return run_payload(event, handle, raw, stdout)
+        return run_payload(event, handle, raw, stdout, settings, status)
     except BaseException as error:  # noqa: BLE001 - a hook must never break the agent
         if not isinstance(error, KeyboardInterrupt):
             _report(event)

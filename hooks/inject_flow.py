@@ -1,9 +1,11 @@
-"""Injecting a skill's lessons from a hook handler.
+"""Injecting a skill's lessons from a hook handler: the ranker a handler is given, the task.
 
-Inside the warm service a ranker is installed (`use_ranker`) that ranks with the same
-retriever as `skill-memory inject --task`. In a hook process the service did not
-answer, so the skill's markdown is ranked lexically (standard library only) and the
-service is started for the next call.
+Every handler is `handle(payload, ranker)`. The ranker is explicit, never installed: in the
+warm service it is `hooks.warm.WarmRanker` (the service's retriever, the calling hook's
+settings); in a hook process whose service did not answer, `hooks.fallback.LexicalRanker`
+(the skill's lessons ranked lexically in-process, and the service started for next time).
+Either way an injection is ranked, framed and logged by one function,
+`memory.retrieval.usage.inject_and_record`, and comes back typed.
 
 The bookkeeping around an injection (the spawn stamp, the injection log, the session's
 `injected/` marks) is best effort: a home that cannot be written still gets its injection.
@@ -18,31 +20,39 @@ from fireworks_skill_memory.hooks.state import SessionState
 from fireworks_skill_memory.memory.config import Settings
 
 SPAWN_COOLDOWN = 15.0
-SERVICE_MODULE = "fireworks_skill_memory.hooks.service_main"
 SHORT_PROMPT_WORDS = 12
 TASK_CHARS = 2000
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from typing import Any, Protocol
 
-    class WarmRanker(Protocol):
-        """What the service plugs in: its retriever, warm."""
+    from fireworks_skill_memory.memory.retrieval.usage import Shown
 
-        def inject(self, skill: str, task_parts: list[str]) -> dict[str, Any]: ...
+    class Ranker(Protocol):
+        """What a handler ranks with, and the settings it answers under (the hook's own)."""
 
-        def prepare(self, task_parts: list[str]) -> None: ...
+        @property
+        def settings(self) -> Settings: ...
 
-        def failure(self, skills: list[str], task: str, shown: list[str]) -> dict[str, Any]: ...
+        @property
+        def warm(self) -> bool:
+            """True in the warm service (which is then known to run)."""
 
+        def ensure_service(self, why: str) -> bool:
+            """Start the service unless it runs or seems to (True: a start was asked)."""
 
-_ranker: WarmRanker | None = None
+        def inject(self, skill: str, parts: list[str], by: str, session: object) -> Shown:
+            """The skill's lessons for the task `parts`, framed and logged under `by`."""
 
+        def prepare(self, parts: list[str]) -> None:
+            """Embed a likely task ahead of time (a no-op without a model)."""
 
-def use_ranker(ranker: WarmRanker | None) -> None:
-    """Rank with the service's warm retriever (installed by the service only)."""
-    global _ranker
-    _ranker = ranker
+        def failure(
+            self, skills: list[str], task: str, shown: Collection[str], by: str, session: object
+        ) -> Shown | None:
+            """The lessons that explain a failure, framed and logged (None: not ranked)."""
 
 
 def task_parts(settings: Settings, payload: dict[str, Any], extra: str | None = None) -> list[str]:
@@ -62,59 +72,26 @@ def task_parts(settings: Settings, payload: dict[str, Any], extra: str | None = 
     return parts
 
 
-def prepare(parts: list[str]) -> None:
-    """Embed a likely task ahead of time (in the service; a no-op in a hook process)."""
-    if _ranker is not None and parts:
-        _ranker.prepare(parts)
-
-
-def failure_ranker() -> WarmRanker | None:
-    """The service's ranker for failure injection (None in a hook process)."""
-    return _ranker
-
-
-def in_service() -> bool:
-    """True inside the warm service (a ranker is installed), False in a hook process."""
-    return _ranker is not None
-
-
 def injection_text(
-    settings: Settings, skill: str, parts: list[str], by: str, session: object = None
+    ranker: Ranker, skill: str, parts: list[str], by: str, session: object = None
 ) -> str | None:
     """The block to inject for `skill` and the task `parts` (None when nothing is worth it).
 
     `session` (the payload's session id) is recorded with the injected lesson ids.
     """
-    if _ranker is None:
-        ensure_service(settings, by)
-        from fireworks_skill_memory.hooks.fallback import lexical_injection
-
-        task = "\n".join(parts)
-        return lexical_injection(settings, skill, task, by=f"{by}:fallback", session=session)
-    result = _ranker.inject(skill, parts)
-    text = result.get("text")
-    if not isinstance(text, str) or not text:
-        return None
-    ids = [item.get("id") for key in ("lessons", "global") for item in _records(result.get(key))]
-    from fireworks_skill_memory.memory.retrieval.usage import record_injection
-
-    record_injection(settings, skill, [i for i in ids if isinstance(i, str)], by, session)
-    return text
+    return ranker.inject(skill, parts, by, session).text or None
 
 
-def _records(value: object) -> list[dict[str, Any]]:
-    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
-
-
-def ensure_service(settings: Settings, why: str = "") -> bool:
+def ensure_service(settings: Settings, why: str = "", status: str = "") -> bool:
     """Start the service unless it is warming up or busy, or was started moments ago.
 
-    True when a start was requested. Nothing is started when the spawn stamp cannot be
-    written: the service could not create its socket in that folder either.
+    `status` says how asking it went just now (`hooks.fast.exchange`; "": not asked). True
+    when a start was requested. Nothing is started when the spawn stamp cannot be written:
+    the service could not create its socket in that folder either.
     """
-    from fireworks_skill_memory.hooks import fast
+    from fireworks_skill_memory.hooks.fast import SERVICE_ALIVE
 
-    if fast.last_status in fast.SERVICE_ALIVE:
+    if status in SERVICE_ALIVE:
         return False
     stamp = os.path.join(settings.run_dir, "spawn.stamp")
     try:
@@ -129,6 +106,7 @@ def ensure_service(settings: Settings, why: str = "") -> bool:
     except OSError:
         return False
     from fireworks_skill_memory.memory.service import client
+    from fireworks_skill_memory.memory.service.spawn import SERVICE_MODULE
 
     try:
         return client.start_detached(settings.home, module=SERVICE_MODULE) is not None

@@ -22,6 +22,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from fireworks_skill_memory.hooks.inject_flow import Ranker
+    from fireworks_skill_memory.hooks.state import SessionState
+
 
 def skills_read(tool: str, tool_input: dict[str, Any], cwd: str | None) -> list[str]:
     """Skills whose SKILL.md this tool call read (cheap when there are none)."""
@@ -43,7 +46,7 @@ def skills_read(tool: str, tool_input: dict[str, Any], cwd: str | None) -> list[
     return []
 
 
-def handle(payload: dict[str, Any]) -> str | None:
+def handle(payload: dict[str, Any], ranker: Ranker) -> str | None:
     """The hook's stdout for one payload (None: print nothing)."""
     tool = payload.get("tool_name")
     tool_input = payload.get("tool_input")
@@ -58,10 +61,8 @@ def handle(payload: dict[str, Any]) -> str | None:
         return None
     from fireworks_skill_memory.hooks.runtime import context_output
     from fireworks_skill_memory.hooks.state import SessionState
-    from fireworks_skill_memory.memory.config import load_settings
 
-    settings = load_settings()
-    state = SessionState(settings.sessions_dir, payload.get("session_id"))
+    state = SessionState(ranker.settings.sessions_dir, payload.get("session_id"))
     if isinstance(loaded, str):
         _mark_active(state, [loaded])
         return None
@@ -72,12 +73,12 @@ def handle(payload: dict[str, Any]) -> str | None:
 
         state.add_seed(tool, redact(seed))
         output = response_text(payload.get("tool_response"))
-        return context_output(EVENT, failure_context(settings, state, payload, output, by=EVENT))
+        return context_output(EVENT, failure_context(ranker, state, payload, output, by=EVENT))
     _mark_active(state, skills)
-    return context_output(EVENT, _inject_new(settings, state, payload, skills))
+    return context_output(EVENT, _inject_new(ranker, state, payload, skills))
 
 
-def _mark_active(state: Any, skills: list[str]) -> None:
+def _mark_active(state: SessionState, skills: list[str]) -> None:
     from fireworks_skill_memory.memory.errors import InvalidSkillName
     from fireworks_skill_memory.memory.store.skill_names import skill_dirname
 
@@ -89,7 +90,7 @@ def _mark_active(state: Any, skills: list[str]) -> None:
 
 
 def _inject_new(
-    settings: Any, state: Any, payload: dict[str, Any], skills: list[str]
+    ranker: Ranker, state: SessionState, payload: dict[str, Any], skills: list[str]
 ) -> str | None:
     from fireworks_skill_memory.hooks.inject_flow import injection_text, task_parts
     from fireworks_skill_memory.memory.store.skill_names import skill_dirname
@@ -100,9 +101,9 @@ def _inject_new(
         if state.was_injected(directory):
             continue
         text = injection_text(
-            settings,
+            ranker,
             skill,
-            task_parts(settings, payload),
+            task_parts(ranker.settings, payload),
             by=f"{EVENT}:SKILL.md",
             session=payload.get("session_id"),
         )

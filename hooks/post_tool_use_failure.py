@@ -17,8 +17,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from fireworks_skill_memory.hooks.inject_flow import Ranker
 
-def handle(payload: dict[str, Any]) -> str | None:
+
+def handle(payload: dict[str, Any], ranker: Ranker) -> str | None:
     """Record `<command>\\n<error>` as a seed; the failure's lessons as context, if any."""
     error = payload.get("error")
     tool = payload.get("tool_name")
@@ -29,14 +31,12 @@ def handle(payload: dict[str, Any]) -> str | None:
     from fireworks_skill_memory.hooks.failure_flow import called_command, failure_context
     from fireworks_skill_memory.hooks.runtime import context_output
     from fireworks_skill_memory.hooks.state import SessionState
-    from fireworks_skill_memory.memory.config import load_settings
     from fireworks_skill_memory.memory.redact.redactor import redact
 
     command = called_command(tool, payload.get("tool_input"))[:COMMAND_CHARS]
-    settings = load_settings()
-    state = SessionState(settings.sessions_dir, payload.get("session_id"))
+    state = SessionState(ranker.settings.sessions_dir, payload.get("session_id"))
     state.add_seed(tool, redact(f"{command}\n{error}".strip()))
-    return context_output(EVENT, failure_context(settings, state, payload, error, by=EVENT))
+    return context_output(EVENT, failure_context(ranker, state, payload, error, by=EVENT))
 
 
 main = main_for(EVENT, handle)

@@ -1,8 +1,11 @@
 """What every hook shares: read the payload, never break the agent, log failures.
 
 A hook's stdout is the protocol, so output is produced whole or not at all: the body
-returns the text and `run_payload` writes it once. Any failure (bad payload, bad settings,
-disk full, a bug) ends with exit 0, no output, and the traceback in the log file.
+(`handle(payload, ranker)` of a hook module) returns the text and `run_payload` writes it
+once. In a hook process the ranker is `hooks.fallback.LexicalRanker`; in the warm service,
+`hooks.warm.WarmRanker` (given by the service's composition root, `cli.service_main`). Any
+failure (bad payload, bad settings, disk full, a bug) ends with exit 0, no output, and the
+traceback in the log file.
 Standard library only, and no `json` either (`memory.light_json`: same results, without the
 `re` import that `json` costs every hook process).
 """
@@ -17,15 +20,24 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import IO, Any
 
-    Body = Callable[[dict[str, Any]], str | None]
+    from fireworks_skill_memory.hooks.inject_flow import Ranker
+    from fireworks_skill_memory.memory.config import Settings
+
+    Body = Callable[[dict[str, Any], Ranker], str | None]
 
 FALLBACK_LOG = os.path.join("~", ".ai-memory", "logs", "skill-memory.log")
 
 
-def run_payload(event: str, body: Body, raw: bytes, stdout: IO[str]) -> int:
-    """Parse the payload and run the hook body in this process; always returns 0."""
+def run_payload(
+    event: str, body: Body, raw: bytes, stdout: IO[str], settings: Settings, service: str = ""
+) -> int:
+    """Parse the payload and run the hook body in this process (the lexical ranker, this
+    process's settings); always returns 0. `service`: how asking the service went
+    (`hooks.fast.exchange`; "" when it was not asked)."""
     try:
-        output = handle_bytes(body, raw)
+        from fireworks_skill_memory.hooks.fallback import LexicalRanker
+
+        output = handle_bytes(body, raw, LexicalRanker(settings, service))
         if output:
             from fireworks_skill_memory.hooks.fast import emit
 
@@ -36,7 +48,7 @@ def run_payload(event: str, body: Body, raw: bytes, stdout: IO[str]) -> int:
     return 0
 
 
-def handle_bytes(body: Body, raw: bytes) -> str | None:
+def handle_bytes(body: Body, raw: bytes, ranker: Ranker) -> str | None:
     """The hook's stdout for a raw payload (None for anything that is not a JSON object)."""
     from fireworks_skill_memory.memory.light_json import loads
 
@@ -46,7 +58,7 @@ def handle_bytes(body: Body, raw: bytes) -> str | None:
         return None
     if not isinstance(payload, dict):
         return None
-    return body(payload)
+    return body(payload, ranker)
 
 
 def context_output(event: str, text: str | None) -> str | None:

@@ -14,17 +14,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from fireworks_skill_memory.hooks.inject_flow import Ranker
 
-def handle(payload: dict[str, Any]) -> str | None:
+
+def handle(payload: dict[str, Any], ranker: Ranker) -> str | None:
     """Start the service unless this runs inside it, and a due team pull. Prints nothing."""
-    from fireworks_skill_memory.hooks.inject_flow import ensure_service, in_service
     from fireworks_skill_memory.hooks.team_pull import maybe_start_pull
-    from fireworks_skill_memory.memory.config import load_settings
 
-    settings = load_settings()
-    if not in_service():  # run by the service itself for a forwarded call: it is up
-        ensure_service(settings, "SessionStart")
-    maybe_start_pull(settings)  # detached; the hook never waits on the network
+    ranker.ensure_service("SessionStart")  # in the service (warm ranker) there is nothing to do
+    maybe_start_pull(ranker.settings)  # detached; the hook never waits on the network
     return None
 
 

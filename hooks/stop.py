@@ -18,6 +18,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from fireworks_skill_memory.hooks.inject_flow import Ranker
+
 
 def agent_of(payload: dict[str, Any]) -> str:
     """`codex` for a Codex rollout payload, else `claude`."""
@@ -26,7 +28,7 @@ def agent_of(payload: dict[str, Any]) -> str:
     return "codex" if name.startswith("rollout-") or "turn_id" in payload else "claude"
 
 
-def handle(payload: dict[str, Any]) -> str | None:
+def handle(payload: dict[str, Any], ranker: Ranker) -> str | None:
     """Spawn the distill worker for this session; never prints."""
     if payload.get("stop_hook_active") is True or os.environ.get("SKILL_MEMORY_DISTILLER_CHILD"):
         return None
@@ -34,10 +36,9 @@ def handle(payload: dict[str, Any]) -> str | None:
     session_id = payload.get("session_id")
     if not isinstance(transcript, str) or not transcript or not isinstance(session_id, str):
         return None
-    from fireworks_skill_memory.memory.config import load_settings
     from fireworks_skill_memory.memory.sessions.session_files import session_key
 
-    settings = load_settings()
+    settings = ranker.settings
     key = session_key(session_id)
     if key is None:
         return None

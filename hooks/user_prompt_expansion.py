@@ -14,8 +14,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from fireworks_skill_memory.hooks.inject_flow import Ranker
 
-def handle(payload: dict[str, Any]) -> str | None:
+
+def handle(payload: dict[str, Any], ranker: Ranker) -> str | None:
     """The hook's stdout for one payload (None: print nothing)."""
     skill = payload.get("command_name")
     if not isinstance(skill, str) or not skill:
@@ -23,19 +25,18 @@ def handle(payload: dict[str, Any]) -> str | None:
     from fireworks_skill_memory.hooks.inject_flow import injection_text
     from fireworks_skill_memory.hooks.runtime import context_output
     from fireworks_skill_memory.hooks.state import SessionState
-    from fireworks_skill_memory.memory.config import load_settings
     from fireworks_skill_memory.memory.redact.redactor import redact
     from fireworks_skill_memory.memory.store.skill_names import skill_dirname
 
     directory = skill_dirname(skill)
-    settings = load_settings()
+    settings = ranker.settings
     state = SessionState(settings.sessions_dir, payload.get("session_id"))
     prompt = payload.get("prompt")
     if isinstance(prompt, str) and prompt.strip():
         state.add_prompt(redact(prompt))
     args = payload.get("command_args")
     parts = [p.strip() for p in (args, *state.prompts(1)) if isinstance(p, str) and p.strip()]
-    text = injection_text(settings, skill, parts, by=EVENT, session=payload.get("session_id"))
+    text = injection_text(ranker, skill, parts, by=EVENT, session=payload.get("session_id"))
     if text:
         state.mark_injected(directory)
     return context_output(EVENT, text)

@@ -71,6 +71,22 @@ def run_main(module: ModuleType, payload: Mapping[str, Any] | bytes) -> tuple[in
     return code, stdout.getvalue()
 
 
+def run_in_service(
+    module: ModuleType, payload: Mapping[str, Any] | bytes, retriever: Any, settings: Any
+) -> tuple[int, str]:
+    """Run a hook module's handler as the warm service runs a forwarded call: through the
+    service's composition root (`cli.service_main.hook_handler`), with a warm ranker over
+    `retriever` and the hook's `settings`. (0, stdout), as `run_main` returns."""
+    from types import SimpleNamespace
+
+    from fireworks_skill_memory.cli.service_main import hook_handler
+
+    raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+    handler = hook_handler({module.EVENT: module.handle})
+    out = handler(SimpleNamespace(retriever=retriever), module.EVENT, raw, settings)  # type: ignore[arg-type]
+    return 0, out.decode("utf-8")
+
+
 def context_json(event: str, text: str) -> str:
     """The exact stdout of a hook that adds `text` as context."""
     output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
@@ -132,9 +148,9 @@ def service_env(home: Path, user_home: Path, **extra: str) -> dict[str, str]:
 
 
 def start_service(env: Mapping[str, str]) -> subprocess.Popen[bytes]:
-    """`python -m hooks.service_main` in the foreground of a child process."""
+    """`python -m cli.service_main` (the warm service) in the foreground of a child process."""
     return subprocess.Popen(
-        [sys.executable, "-m", "fireworks_skill_memory.hooks.service_main"],
+        [sys.executable, "-m", "fireworks_skill_memory.cli.service_main"],
         env=dict(env),
         cwd=REPO,
         stdin=subprocess.DEVNULL,

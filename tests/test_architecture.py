@@ -1,9 +1,10 @@
 """The import rule of docs/architecture.md: models <- index <- memory <- hooks, codex,
-mcpserver, viewer <- cli.
+mcpserver, viewer <- cli; and inside `memory`, the order of its sub-packages.
 
-An AST walk over every module of the six packages (imports inside functions and
+An AST walk over every module of the packages (imports inside functions and
 `TYPE_CHECKING` blocks included) finds each import of the namespace and checks that it
-points at the package itself or at one to its left.
+points at the package itself or at one to its left; inside `memory`, at the sub-package
+itself, at one below it in `MEMORY_ORDER`, or at `memory`'s own top-level modules.
 """
 
 from __future__ import annotations
@@ -107,6 +108,110 @@ def test_the_architecture_doc_names_every_package_and_sub_package() -> None:
         name for name in [*ALLOWED, *names] if f"`{name}`" not in text and f"**{name}**" not in text
     ]
     assert missing == []
+
+
+# ---- the order inside memory ------------------------------------------------------------
+# `memory`'s sub-packages, lowest first: each may import those before it, never one after it,
+# so no two import each other. Below them all: `memory`'s own modules (`config`, `errors`,
+# `locks`, `skill_files`, ...), which import no sub-package. (`ingest` is placed ahead of its
+# arrival: the write path, above what it writes through, below its callers.)
+MEMORY_ORDER = (
+    "redact",
+    "store",
+    "sessions",
+    "dedup",
+    "retrieval",
+    "screen",
+    "ingest",
+    "team",
+    "service",
+    "distill",
+    "evaluation",
+)
+MEMORY = REPO / "memory"
+FOUNDATION = "(memory's own modules)"
+
+
+def memory_unit(path: Path) -> str:
+    """The sub-package a module of `memory` belongs to (FOUNDATION for a top-level module)."""
+    parts = path.relative_to(MEMORY).parts
+    return parts[0] if len(parts) > 1 else FOUNDATION
+
+
+def memory_imports(source: str) -> list[tuple[int, str]]:
+    """(line, unit) of every import of a part of `memory` in `source`."""
+    found: list[tuple[int, str]] = []
+    prefix = f"{NAMESPACE}.memory"
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == prefix:
+                names = [f"{prefix}.{alias.name}" for alias in node.names]
+            else:
+                names = [node.module]
+        for name in names:
+            parts = name.split(".")
+            if parts[:2] != [NAMESPACE, "memory"] or len(parts) < 3:
+                continue
+            unit = parts[2] if (MEMORY / parts[2]).is_dir() else FOUNDATION
+            found.append((node.lineno, unit))
+    return found
+
+
+def memory_violations(unit: str, source: str) -> list[str]:
+    """The imports in a module of `unit` that point at a sub-package not below it."""
+    rank = {name: position for position, name in enumerate(MEMORY_ORDER)}
+    own = rank.get(unit, -1) if unit != FOUNDATION else -1
+    return [
+        f"line {line}: memory.{unit} imports memory.{target}"
+        if unit != FOUNDATION
+        else f"line {line}: a top-level module of memory imports memory.{target}"
+        for line, target in memory_imports(source)
+        if target not in (unit, FOUNDATION) and rank.get(target, len(rank)) >= own
+    ]
+
+
+def test_every_sub_package_of_memory_has_its_place() -> None:
+    present = sorted(path.name for path in MEMORY.iterdir() if (path / "__init__.py").is_file())
+    assert [name for name in present if name not in MEMORY_ORDER] == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for _, path in modules() if MEMORY in path.parents],
+    ids=lambda v: str(v.relative_to(REPO)),
+)
+def test_memory_sub_packages_import_only_those_below(path: Path) -> None:
+    assert memory_violations(memory_unit(path), path.read_text(encoding="utf-8")) == []
+
+
+def test_the_order_check_sees_both_directions_and_the_top_level() -> None:
+    source = (
+        "from fireworks_skill_memory.memory.store.lesson import Lesson\n"
+        "from fireworks_skill_memory.memory import config\n"
+        "def f():\n"
+        "    from fireworks_skill_memory.memory.team.layer import team_store\n"
+        "    import fireworks_skill_memory.memory.retrieval.usage\n"
+    )
+    assert memory_violations("retrieval", source) == [
+        "line 4: memory.retrieval imports memory.team"
+    ]
+    assert memory_violations("store", source) == [
+        "line 4: memory.store imports memory.team",
+        "line 5: memory.store imports memory.retrieval",
+    ]
+    assert memory_violations(FOUNDATION, source) == [
+        "line 1: a top-level module of memory imports memory.store",
+        "line 4: a top-level module of memory imports memory.team",
+        "line 5: a top-level module of memory imports memory.retrieval",
+    ]
+
+
+def test_the_architecture_doc_states_the_memory_order() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    assert " < ".join(MEMORY_ORDER) in text
 
 
 # ---- only cli imports click -------------------------------------------------------------

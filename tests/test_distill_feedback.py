@@ -27,6 +27,7 @@ from fireworks_skill_memory.memory.distill.request import (
     parse_response,
 )
 from fireworks_skill_memory.memory.distill.worker import DistillResult, distill_session
+from fireworks_skill_memory.memory.retrieval.records import Hit, Injection
 from fireworks_skill_memory.memory.retrieval.usage import (
     injected_in_session,
     read_injection_counts,
@@ -177,26 +178,28 @@ def test_the_hook_fallback_records_the_session(
     assert (SKILL, helped.id) in pairs
 
 
-class WarmRanker:
-    """What the service installs, answering with fixed lessons."""
+class FixedRetriever:
+    """A warm retriever answering with one lesson of the skill and one global one."""
 
-    def inject(self, skill: str, task_parts: list[str]) -> dict[str, Any]:
-        return {"text": "block", "lessons": [{"id": "aaa"}], "global": [{"id": "ggg"}]}
+    own = Lesson("Keep the imports sorted", skill=SKILL)
+    shared = Lesson("Read the error before retrying", skill=None)
 
-    def prepare(self, task_parts: list[str]) -> None:
-        return None
+    def inject(self, skill: str, task: Sequence[str], **_: object) -> Injection:
+        return Injection(
+            skill, "task", "semantic", [Hit(self.own, 1.0)], [Hit(self.shared, 0.9)], "block"
+        )
 
 
 def test_the_service_path_records_the_session(settings: Settings) -> None:
-    from fireworks_skill_memory.hooks import inject_flow
+    from fireworks_skill_memory.hooks.inject_flow import injection_text
+    from fireworks_skill_memory.hooks.warm import WarmRanker
+    from fireworks_skill_memory.memory.retrieval.lexical_cache import FreshCaches
 
-    inject_flow.use_ranker(WarmRanker())
-    try:
-        text = inject_flow.injection_text(settings, SKILL, ["task"], "PreToolUse:Skill", "s9")
-    finally:
-        inject_flow.use_ranker(None)
+    ranker = WarmRanker(FixedRetriever(), settings, FreshCaches())  # type: ignore[arg-type]
+    text = injection_text(ranker, SKILL, ["task"], "PreToolUse:Skill", "s9")
     assert text == "block"
-    assert injected_in_session(settings, "s9") == [(SKILL, "aaa"), (SKILL, "ggg")]
+    own, shared = FixedRetriever.own.id, FixedRetriever.shared.id
+    assert injected_in_session(settings, "s9") == [(SKILL, own), (SKILL, shared)]
 
 
 # ----------------------------------------------------------------------------- the request

@@ -165,7 +165,7 @@ def start_service(ctx: CodexSetup) -> subprocess.Popen[bytes]:
     started = time.monotonic()
     log = open(ctx.root / "service.log", "ab")  # noqa: SIM115 - closed with the process
     proc = subprocess.Popen(
-        [sys.executable, "-m", "fireworks_skill_memory.hooks.service_main"],
+        [sys.executable, "-m", "fireworks_skill_memory.cli.service_main"],
         env=ctx.env,
         stdin=subprocess.DEVNULL,
         stdout=log,

@@ -1,24 +1,23 @@
 """Failure-time injection in the PostToolUseFailure and PostToolUse hooks.
 
 The payloads are the recorded shapes (Claude's PostToolUseFailure and Bash PostToolUse,
-Codex's Bash PostToolUse with a string `tool_response`). The service's warm ranker is the
-real one (`hooks.service_main.WarmRanker`) over a retriever with the fake embedder; the
-real model's behaviour is in the `real_model` tests at the end.
+Codex's Bash PostToolUse with a string `tool_response`). The handlers run as the service runs
+them (`cli.service_main.hook_handler`, the real `hooks.warm.WarmRanker`) over a retriever with
+the fake embedder; the real model's behaviour is in the `real_model` tests at the end.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-from fireworks_skill_memory.hooks import inject_flow, post_tool_use, post_tool_use_failure
+from fireworks_skill_memory.hooks import post_tool_use, post_tool_use_failure
 from fireworks_skill_memory.hooks.failure_flow import called_command
-from fireworks_skill_memory.hooks.service_main import WarmRanker
 from fireworks_skill_memory.hooks.state import SessionState
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.retrieval.failure import FAILURE_HEADING
@@ -26,7 +25,7 @@ from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from fireworks_skill_memory.models.embedders import EmbeddingModel
 from tests.conftest import FakeEmbedder
-from tests.hook_support import injections, run_main, session_payload
+from tests.hook_support import injections, run_in_service, run_main, session_payload
 
 SKILL = "python-imports"
 EXPLAINS = (
@@ -51,19 +50,18 @@ def seeded(settings: Settings) -> dict[str, str]:
     return ids
 
 
-def _warm(settings: Settings, embedder: EmbeddingModel) -> Iterator[None]:
-    service = SimpleNamespace(retriever=Retriever(settings, embedder), settings=settings)
-    inject_flow.use_ranker(WarmRanker(service))
-    try:
-        yield
-    finally:
-        inject_flow.use_ranker(None)
+Run = Callable[[ModuleType, Mapping[str, Any]], tuple[int, str]]
+
+
+def _warm(settings: Settings, embedder: EmbeddingModel) -> Run:
+    retriever = Retriever(settings, embedder)
+    return lambda module, payload: run_in_service(module, payload, retriever, settings)
 
 
 @pytest.fixture
-def warm(settings: Settings) -> Iterator[None]:
-    """The service's ranker installed, as inside the warm service (fake embedder)."""
-    yield from _warm(settings, FakeEmbedder())
+def warm(settings: Settings) -> Run:
+    """Runs a hook as inside the warm service (fake embedder)."""
+    return _warm(settings, FakeEmbedder())
 
 
 def _activate(settings: Settings, payload: dict[str, Any], skill: str = SKILL) -> None:
@@ -78,11 +76,11 @@ def _context(out: str, event: str) -> str:
 
 
 def test_claude_failure_injects_the_lesson_that_explains_it(
-    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: None
+    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: Run
 ) -> None:
     failure = session_payload("claude", tmp_path, "PostToolUseFailure")
     _activate(settings, failure)
-    code, out = run_main(post_tool_use_failure, failure)
+    code, out = warm(post_tool_use_failure, failure)
     assert code == 0
     text = _context(out, "PostToolUseFailure")
     assert text.splitlines()[0] == FAILURE_HEADING
@@ -98,38 +96,38 @@ def test_claude_failure_injects_the_lesson_that_explains_it(
 
 
 def test_a_lesson_is_shown_once_per_session(
-    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: None
+    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: Run
 ) -> None:
     failure = session_payload("claude", tmp_path, "PostToolUseFailure")
     _activate(settings, failure)
-    assert seeded[EXPLAINS] in run_main(post_tool_use_failure, failure)[1]
-    assert run_main(post_tool_use_failure, failure) == (0, "")
+    assert seeded[EXPLAINS] in warm(post_tool_use_failure, failure)[1]
+    assert warm(post_tool_use_failure, failure) == (0, "")
     other_session = {**failure, "session_id": "another-session"}
     _activate(settings, other_session)
-    assert seeded[EXPLAINS] in run_main(post_tool_use_failure, other_session)[1]
+    assert seeded[EXPLAINS] in warm(post_tool_use_failure, other_session)[1]
 
 
 def test_nothing_without_an_active_skill_or_an_explaining_lesson(
-    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: None
+    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: Run
 ) -> None:
     failure = session_payload("claude", tmp_path, "PostToolUseFailure")
-    assert run_main(post_tool_use_failure, failure) == (0, "")  # no skill used yet
+    assert warm(post_tool_use_failure, failure) == (0, "")  # no skill used yet
     _activate(settings, failure)
     unexplained = {
         **failure,
         "tool_input": {"command": "curl -sS https://status.example.test"},
         "error": "Exit code 6\ncurl: (6) Could not resolve host: status.example.test",
     }
-    assert run_main(post_tool_use_failure, unexplained) == (0, "")
+    assert warm(post_tool_use_failure, unexplained) == (0, "")
     assert injections(Path(settings.home)) == []
 
 
 def test_interrupts_inject_nothing(
-    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: None
+    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: Run
 ) -> None:
     failure = session_payload("claude", tmp_path, "PostToolUseFailure")
     _activate(settings, failure)
-    assert run_main(post_tool_use_failure, {**failure, "is_interrupt": True}) == (0, "")
+    assert warm(post_tool_use_failure, {**failure, "is_interrupt": True}) == (0, "")
 
 
 def test_without_the_service_a_failure_injects_nothing(
@@ -145,7 +143,7 @@ def test_without_the_service_a_failure_injects_nothing(
 
 
 def test_codex_failing_bash_output_injects_through_post_tool_use(
-    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: None
+    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: Run
 ) -> None:
     failing = session_payload("codex", tmp_path, "PostToolUse", 1)
     failing["tool_input"] = {"command": "python3 -c 'import nosuchmod'"}
@@ -155,13 +153,13 @@ def test_codex_failing_bash_output_injects_through_post_tool_use(
         "ModuleNotFoundError: No module named 'nosuchmod'\n"
     )
     _activate(settings, failing)
-    code, out = run_main(post_tool_use, failing)
+    code, out = warm(post_tool_use, failing)
     assert code == 0 and seeded[EXPLAINS] in _context(out, "PostToolUse")
     assert injections(Path(settings.home))[0]["by"] == "PostToolUse"
 
 
 def test_claude_bash_error_dict_injects_through_post_tool_use(
-    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: None
+    tmp_path: Path, settings: Settings, seeded: dict[str, str], warm: Run
 ) -> None:
     failing = session_payload("claude", tmp_path, "PostToolUse")
     failing["tool_name"] = "Bash"
@@ -173,7 +171,7 @@ def test_claude_bash_error_dict_injects_through_post_tool_use(
         "isImage": False,
     }
     _activate(settings, failing)
-    assert seeded[EXPLAINS] in _context(run_main(post_tool_use, failing)[1], "PostToolUse")
+    assert seeded[EXPLAINS] in _context(warm(post_tool_use, failing)[1], "PostToolUse")
 
 
 def test_a_skill_read_or_loaded_makes_the_skill_active(tmp_path: Path, settings: Settings) -> None:
@@ -211,19 +209,20 @@ REAL_LESSONS = {
 
 
 @pytest.fixture
-def real_warm(settings: Settings, real_embedder: EmbeddingModel) -> Iterator[dict[str, str]]:
+def real_warm(settings: Settings, real_embedder: EmbeddingModel) -> tuple[dict[str, str], Run]:
+    """The real lessons' ids by text, and a runner as inside the warm service (real model)."""
     store = Store(settings)
     ids = {}
     for skill, texts in REAL_LESSONS.items():
         for text in texts:
             ids[text] = store.add(skill, text, matcher=None).lesson.id
-    yield from (ids for _ in _warm(settings, real_embedder))
+    return ids, _warm(settings, real_embedder)
 
 
 @pytest.mark.real_model
 @pytest.mark.slow
 def test_real_model_injects_the_lesson_that_explains_a_failure(
-    tmp_path: Path, settings: Settings, real_warm: dict[str, str]
+    tmp_path: Path, settings: Settings, real_warm: tuple[dict[str, str], Run]
 ) -> None:
     failure = session_payload("claude", tmp_path, "PostToolUseFailure")
     for skill in REAL_LESSONS:
@@ -233,16 +232,17 @@ def test_real_model_injects_the_lesson_that_explains_a_failure(
         "tool_input": {"command": "docker compose up worker"},
         "error": "Exit code 1\nworker-1  | Killed\nworker-1 exited with code 137 (OOMKilled)",
     }
-    text = _context(run_main(post_tool_use_failure, oom)[1], "PostToolUseFailure")
-    assert real_warm[REAL_LESSONS["docker"][0]] in text
-    assert not any(real_warm[t] in text for t in REAL_LESSONS["docker"][1:])
+    ids, run = real_warm
+    text = _context(run(post_tool_use_failure, oom)[1], "PostToolUseFailure")
+    assert ids[REAL_LESSONS["docker"][0]] in text
+    assert not any(ids[t] in text for t in REAL_LESSONS["docker"][1:])
     assert [i["by"] for i in injections(Path(settings.home))] == ["PostToolUseFailure"]
 
 
 @pytest.mark.real_model
 @pytest.mark.slow
 def test_real_model_injects_nothing_for_an_unexplained_failure(
-    tmp_path: Path, settings: Settings, real_warm: dict[str, str]
+    tmp_path: Path, settings: Settings, real_warm: tuple[dict[str, str], Run]
 ) -> None:
     failure = session_payload("claude", tmp_path, "PostToolUseFailure")
     for skill in REAL_LESSONS:
@@ -253,5 +253,5 @@ def test_real_model_injects_nothing_for_an_unexplained_failure(
         ("python3 app.py", "Exit code 1\nKeyError: 'customer_email'"),
     ]:
         unexplained = {**failure, "tool_input": {"command": command}, "error": error}
-        assert run_main(post_tool_use_failure, unexplained) == (0, "")
+        assert real_warm[1](post_tool_use_failure, unexplained) == (0, "")
     assert injections(Path(settings.home)) == []

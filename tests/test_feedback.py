@@ -10,7 +10,7 @@ import pytest
 
 from fireworks_skill_memory.memory.config import Settings, load_settings
 from fireworks_skill_memory.memory.errors import InvalidInput, NotFound
-from fireworks_skill_memory.memory.retrieval.inject import Hit
+from fireworks_skill_memory.memory.retrieval.records import Hit
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 from fireworks_skill_memory.memory.retrieval.standing import by_standing
 from fireworks_skill_memory.memory.store import review

@@ -271,15 +271,16 @@ def test_the_service_refreshes_the_cache(settings: Settings, demo: Path) -> None
 def test_the_service_checks_a_fresh_cache_with_a_stat_only(
     settings: Settings, demo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lexical_cache.ensure_fresh(settings, "demo")
+    caches = lexical_cache.FreshCaches()  # the service keeps one for its life
+    caches.ensure(settings, "demo")
     reads: list[str] = []
     real = lexical_cache._fresh_rows
     monkeypatch.setattr(lexical_cache, "_fresh_rows", lambda *a: reads.append(a[0]) or real(*a))
-    lexical_cache.ensure_fresh(settings, "demo")
+    caches.ensure(settings, "demo")
     assert reads == []  # unchanged markdown: the cache is not read again
     Store(settings).add("demo", "Pin the base image digest in CI", "Images", matcher=None)
     os.utime(demo, ns=(OLD_NS + 10**9, OLD_NS + 10**9))
-    lexical_cache.ensure_fresh(settings, "demo")
+    caches.ensure(settings, "demo")
     assert reads  # an edit is noticed and the cache rebuilt
     monkeypatch.undo()
     assert "Pin the base image digest in CI" in [
@@ -299,10 +300,13 @@ def test_the_budget_comes_from_settings(
 ) -> None:
     seen: list[float] = []
 
-    def forward(event: str, raw: bytes, home: str, budget: float) -> None:
+    def exchange(
+        event: str, raw: bytes, home: str, budget: float, settings: str
+    ) -> tuple[str, None]:
         seen.append(budget)
+        return "absent", None
 
-    monkeypatch.setattr("fireworks_skill_memory.hooks.fast.forward", forward)
+    monkeypatch.setattr("fireworks_skill_memory.hooks.fast.exchange", exchange)
     monkeypatch.setenv("SKILL_MEMORY_HOOK_BUDGET_MS", "1234")
     assert inject(tmp_path)
     assert seen == [1.234]

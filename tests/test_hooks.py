@@ -5,7 +5,7 @@ In-process tests call each hook module's `main(stdin, stdout)` with the payloads
 No service runs for them, so each hook takes its in-process path (lexical ranking); spawning
 the service and the distill worker is recorded instead of done.
 
-The `slow` tests start the real service (`python -m hooks.service_main`, the real model) and
+The `slow` tests start the real service (`python -m cli.service_main`, the real model) and
 run the hook commands exactly as `skill-memory hooks install` writes them.
 """
 
@@ -320,7 +320,7 @@ def test_session_start_starts_the_service_and_prints_nothing(
 ) -> None:
     payload = claude_sample("SessionStart", tmp_path)
     assert run_main(session_start, payload) == (0, "")
-    assert spawns.services == [(settings.home, "fireworks_skill_memory.hooks.service_main")]
+    assert spawns.services == [(settings.home, "fireworks_skill_memory.cli.service_main")]
     assert run_main(session_start, payload) == (0, "")  # started moments ago: not again
     assert len(spawns.services) == 1
 

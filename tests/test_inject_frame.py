@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from fireworks_skill_memory.hooks.fallback import lexical_injection
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import InvalidLesson
-from fireworks_skill_memory.memory.retrieval.inject import Hit, frame
+from fireworks_skill_memory.memory.retrieval.inject import frame
 from fireworks_skill_memory.memory.retrieval.inject_text import (
     BEGIN,
     END,
@@ -28,6 +28,7 @@ from fireworks_skill_memory.memory.retrieval.inject_text import (
     fit,
     quote,
 )
+from fireworks_skill_memory.memory.retrieval.records import Hit
 from fireworks_skill_memory.memory.retrieval.retriever import inject_for
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
@@ -171,9 +172,9 @@ def test_added_lessons_of_any_text_stay_inside_one_block(
     assert [line.split(" ", 2)[1] for line in inside] == [
         f"({h.lesson.id})" for h in injection.hits
     ]
-    hooked = lexical_injection(settings, skill, "", "test")
-    assert hooked is not None
-    assert_framed(hooked)
+    hooked = lexical_injection(settings, skill, "")
+    assert hooked.text
+    assert_framed(hooked.text)
 
 
 @settings(max_examples=300, deadline=None)

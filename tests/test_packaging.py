@@ -184,7 +184,7 @@ def run_then_probe(code: str) -> str:
         (
             ["-I"],
             "import fireworks_skill_memory.memory.distill.worker, "
-            "fireworks_skill_memory.hooks.service_main",
+            "fireworks_skill_memory.cli.service_main",
         ),
         # the console scripts, loaded through their entry points
         (

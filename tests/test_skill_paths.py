@@ -318,6 +318,7 @@ def test_import_is_light() -> None:
         "fireworks_skill_memory.memory",
         "fireworks_skill_memory.memory.sessions",
         "fireworks_skill_memory.memory.sessions.skill_paths",
+        "fireworks_skill_memory.memory.skill_files",  # the skill layout, standard library only
         "__future__",
     }
     for heavy in ("re", "shlex", "json", "typing", "dataclasses", "pathlib", "enum"):
@@ -325,7 +326,7 @@ def test_import_is_light() -> None:
 
 
 def test_a_skill_md_is_found_by_name_the_way_the_hooks_name_it(tmp_path: Path) -> None:
-    from fireworks_skill_memory.memory.sessions.skill_files import skill_md_hash, skill_md_path
+    from fireworks_skill_memory.memory.skill_files import skill_md_hash, skill_md_path
 
     home = tmp_path / "home"
     env = {"HOME": str(home)}

@@ -507,3 +507,30 @@ def test_real_model_ranks_a_pulled_team_lesson_and_collapses_a_restatement(
     texts = [item["text"] for item in lessons]
     assert FMT_OWN in texts and FMT_TEAM not in texts  # the team restatement collapsed
     assert next(item for item in lessons if item["text"] == FMT_OWN)["origin"] == "local"
+
+
+def test_inject_json_gives_a_team_lesson_its_provenance(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A team hit's provenance comes from the team layer's ledger: its author, source team."""
+    folder = str(tmp_path / "team-folder")  # a shared folder is a team store too
+    writer_env = {**env, "AI_MEMORY_HOME": str(tmp_path / "w"), "SKILL_MEMORY_TEAM_URI": folder,
+                  "SKILL_MEMORY_AUTHOR": "ana@example.com"}  # fmt: skip
+    writer = load_settings(writer_env)
+    Store(writer).add("terraform", PIN_TEAM, "Providers")
+    assert push(writer, FakeEmbedder(), RULES_SCREEN).as_json()["added"] == 1
+    reader_env = {**env, "AI_MEMORY_HOME": str(tmp_path / "r"), "SKILL_MEMORY_TEAM_URI": folder}
+    reader = load_settings(reader_env)
+    Store(reader).add("terraform", FMT_OWN, "Format")
+    assert pull(reader, FakeEmbedder(), RULES_SCREEN).lessons == 1
+    monkeypatch.setattr(
+        "fireworks_skill_memory.models.embedders.load_embedder", lambda *a, **k: FakeEmbedder()
+    )
+    task = "pin provider versions in required_providers before a fresh init"
+    done = CliInvoker(reader_env)("inject", "--skill", "terraform", "--task", task, "--json")
+    (team,) = [item for item in json.loads(done.output)["lessons"] if item["origin"] == "team"]
+    assert team["text"] == PIN_TEAM
+    assert team["author"] == "ana@example.com"
+    assert team["provenance"]["source"] == "team"
+    assert team["provenance"]["author"] == "ana@example.com"
+    assert team["standing"] == "current"

@@ -28,13 +28,13 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fireworks_skill_memory.memory.retrieval.fitted import fitted_tables
-from fireworks_skill_memory.memory.retrieval.inject import Hit, Injection
 from fireworks_skill_memory.memory.retrieval.ranking import (
     Features,
     RankingWeights,
     gate,
     score,
 )
+from fireworks_skill_memory.memory.retrieval.records import Hit, Injection
 
 if TYPE_CHECKING:
     import numpy as np

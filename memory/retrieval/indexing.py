@@ -43,6 +43,13 @@ from fireworks_skill_memory.index.table import GLOBAL_SCOPE, LessonIndex, Row, i
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import LockTimeout
 from fireworks_skill_memory.memory.locks import hold_lock
+from fireworks_skill_memory.memory.retrieval.layers import (
+    TEAM,
+    own_scope,
+    team_scope,
+    team_source,
+    team_sources,
+)
 from fireworks_skill_memory.memory.retrieval.ranking import (
     lesson_embedding_texts,
     pool_vectors,
@@ -51,12 +58,6 @@ from fireworks_skill_memory.memory.store.files import read_text
 from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import KnowledgeSource, Store
-from fireworks_skill_memory.memory.team.layer import (
-    TEAM_SCOPE_PREFIX,
-    team_scope,
-    team_source,
-    team_sources,
-)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -166,14 +167,14 @@ def scope_of(skill: str | None) -> str:
 
 def skill_of(scope: str) -> str | None:
     """The skill of an index scope (a team layer scope gives the skill it belongs to)."""
-    scope = scope.removeprefix(TEAM_SCOPE_PREFIX)
+    scope = own_scope(scope)
     return None if scope == GLOBAL_SCOPE else scope
 
 
 def source_scope(source: KnowledgeSource) -> str:
     """The index scope of a knowledge file: its skill's, or the team layer's beside it."""
     scope = scope_of(source.skill)
-    return team_scope(scope) if source.layer == "team" else scope
+    return team_scope(scope) if source.layer == TEAM else scope
 
 
 def all_sources(settings: Settings) -> list[KnowledgeSource]:

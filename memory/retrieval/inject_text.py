@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 CHARS_PER_TOKEN = 4
+TEAM_MARKER = "team"  # before the tag of a teammate's lesson, pulled from the team store
 GLOBAL_HEAD = "Cross-skill principles that may apply:"
 MARKER = "skill-memory-notes"
 BEGIN = f"<{MARKER}>"
@@ -80,6 +81,11 @@ def bullet(lesson_id: str, tag: str | None, text: str) -> str:
         line += f" [{tag}]"
     text = quote(text)
     return f"{line} {text}" if text else line
+
+
+def team_tag(tag: str | None) -> str:
+    """The tag shown for a team lesson: the team marker, then its own tag."""
+    return f"{TEAM_MARKER} \u00b7 {tag}" if tag else TEAM_MARKER
 
 
 def head(skill: str, ranked_for_task: bool, heading: str | None = None) -> list[str]:

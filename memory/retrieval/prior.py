@@ -26,6 +26,9 @@ AGE_HALF_LIFE_MONTHS = 12.0
 """T: age at which the recency part of the prior halves."""
 RECENCY_SHARE = 0.3
 """R: share of the prior given to recency (the rest goes to HIT count)."""
+PRIOR_WEIGHT = 0.01
+"""PRIOR: the prior's weight in a score (`ranking.RankingWeights.prior_weight`); without a
+task a lesson's score is PRIOR times its prior."""
 _VERY_OLD = 1e6  # months: what an unknown (NaN) or infinite age counts as
 _BELOW_ONE = 1.0 - 2.0**-53  # the largest float below 1.0
 
@@ -54,6 +57,11 @@ def prior_weights(settings: Settings) -> PriorWeights:
         overrides.get("age_half_life_months", AGE_HALF_LIFE_MONTHS),
         overrides.get("recency_share", RECENCY_SHARE),
     )
+
+
+def prior_weight(settings: Settings) -> float:
+    """PRIOR with this environment's `SKILL_MEMORY_RANKING` override."""
+    return settings.ranking_overrides.get("prior_weight", PRIOR_WEIGHT)
 
 
 def hits_age_prior(hits: float, age_months: float, weights: PriorWeights | None = None) -> float:

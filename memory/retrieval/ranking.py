@@ -80,6 +80,7 @@ from fireworks_skill_memory.memory.retrieval.fitted import fitted
 from fireworks_skill_memory.memory.retrieval.prior import (
     AGE_HALF_LIFE_MONTHS,
     HITS_HALF,
+    PRIOR_WEIGHT,
     RECENCY_SHARE,
     PriorWeights,
     order_without_task,
@@ -140,7 +141,7 @@ class RankingWeights:
     """BM25 term-frequency saturation."""
     bm25_b: float = 0.3
     """BM25 length normalisation (lessons are short and of similar length)."""
-    prior_weight: float = 0.01
+    prior_weight: float = PRIOR_WEIGHT
     """PRIOR: the most the HIT/age prior can add to a score (a hundredth of a cosine)."""
     hits_half: float = HITS_HALF
     """H0: HIT count at which the HIT part of the prior reaches half its maximum."""

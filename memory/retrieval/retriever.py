@@ -29,19 +29,21 @@ from fireworks_skill_memory.memory.retrieval.indexing import (
     scope_of,
     source_key,
 )
-from fireworks_skill_memory.memory.retrieval.inject import (
-    Hit,
-    Injection,
-    by_hits_and_age,
-    frame,
+from fireworks_skill_memory.memory.retrieval.inject import by_hits_and_age, frame
+from fireworks_skill_memory.memory.retrieval.layers import (
+    Provenances,
+    collapse_restatements,
+    origin_of,
+    team_scope,
+    team_settings,
+    team_source,
 )
 from fireworks_skill_memory.memory.retrieval.prior import prior_weights
+from fireworks_skill_memory.memory.retrieval.records import Hit, Injection
 from fireworks_skill_memory.memory.retrieval.standing import StandingCache, by_standing
 from fireworks_skill_memory.memory.store.knowledge_files import read_doc
 from fireworks_skill_memory.memory.store.lesson import Lesson, age_in_months
 from fireworks_skill_memory.memory.store.markdown_store import Store
-from fireworks_skill_memory.memory.team.layer import TEAM_SCOPE_PREFIX, team_scope, team_settings
-from fireworks_skill_memory.memory.team.merge import collapse_restatements, label_hits
 
 if TYPE_CHECKING:
     import numpy as np
@@ -133,9 +135,7 @@ class Ranked:
                 self.candidates.lessons[i],
                 float(self.result.scores[i]),
                 float(self.result.similarity[i]) if self.result.has_task else None,
-                origin="team"
-                if self.candidates.rows[i].scope.startswith(TEAM_SCOPE_PREFIX)
-                else "local",
+                origin=origin_of(self.candidates.rows[i].scope),
                 strong=i in passed,
             )
             for i in chosen
@@ -148,6 +148,11 @@ class Retriever:
     The model is loaded, and the index opened, only when there is something to rank. When
     the index cannot be read, synced or written, answers come from the markdown (vectors
     embedded in memory) and an `IndexNotice` is kept for the caller (`take_notices`).
+
+    A scope's candidates are its own lessons and those of the pulled team layer that restate
+    none of them (`memory.retrieval.layers`). `inject` and `search` answer with the caller's
+    settings when given (`settings`: its top, token cap and `SKILL_MEMORY_RANKING`), so a
+    warm service answers each hook as that hook's environment says.
     """
 
     def __init__(self, settings: Settings, embedder: EmbeddingModel | None = None) -> None:
@@ -157,6 +162,8 @@ class Retriever:
         self._memory: MemoryIndex | None = None
         self._store = Store(settings)
         self._standings = StandingCache(self._store)
+        self._provenances = Provenances(settings)
+        self._caller_weights: dict[tuple[tuple[str, float], ...], RankingWeights] = {}
         self._scopes: dict[str, tuple[str | None, ScopeCandidates]] = {}
         self._chunks: OrderedDict[str, np.ndarray] = OrderedDict()
         self._pinned: dict[str, np.ndarray] = {}  # vectors kept for good (the glossary's)
@@ -269,6 +276,16 @@ class Retriever:
             read_doc(team_settings(self.settings), skill).lessons()
         )
 
+    def weights_for(self, settings: Settings | None) -> RankingWeights:
+        """The ranking weights of a caller's settings (this retriever's own when None)."""
+        if settings is None or settings.ranking_overrides == self.settings.ranking_overrides:
+            return self.weights
+        key = tuple(sorted(settings.ranking_overrides.items()))
+        found = self._caller_weights.get(key)
+        if found is None:
+            found = self._caller_weights[key] = ranking_weights(settings)
+        return found
+
     def _indexed_candidates(self, skill: str | None) -> ScopeCandidates:
         scope = scope_of(skill)
         key = self._synced_sha(skill)
@@ -282,8 +299,6 @@ class Retriever:
 
     def _synced_sha(self, skill: str | None) -> str | None:
         """The synced content hashes of the scope's file and its team layer file, as one key."""
-        from fireworks_skill_memory.memory.team.layer import team_source
-
         fingerprints = self.memory.index.load_state().fingerprints
         shas = []
         for source in (self.memory.source(skill), team_source(self.settings, skill)):
@@ -409,22 +424,33 @@ class Retriever:
             self._clause_vectors = ClauseVectors(self.settings.index_dir, self.embedder)
         return self._clause_vectors.matrix(texts)
 
-    def query_features(self, candidates: ScopeCandidates, task: Task) -> Features | None:
+    def query_features(
+        self, candidates: ScopeCandidates, task: Task, weights: RankingWeights | None = None
+    ) -> Features | None:
         """What the ranking formula reads for `task` over these candidates (None: no task
-        text or no candidates)."""
+        text or no candidates), under `weights` (this retriever's by default)."""
         text = task_text(task)
         if text is None or not len(candidates.rows):
             return None
-        return scope_features(candidates, self.task_vector(task_list(task)), text, self.weights)
+        weights = weights or self.weights
+        if weights.hub_k != self.weights.hub_k:  # the cached hubness is for our own hub_k
+            from fireworks_skill_memory.memory.retrieval.ranking import hubness
 
-    def _ranked(self, candidates: ScopeCandidates, task: Task | None) -> Ranked:
+            candidates = dataclasses.replace(
+                candidates, hub=hubness(candidates.vectors, weights.hub_k)
+            )
+        return scope_features(candidates, self.task_vector(task_list(task)), text, weights)
+
+    def _ranked(
+        self, candidates: ScopeCandidates, task: Task | None, weights: RankingWeights
+    ) -> Ranked:
         import numpy as np
 
         from fireworks_skill_memory.memory.retrieval.ranking import Candidates, gate, rank, score
 
-        found = None if task is None else self.query_features(candidates, task)
+        found = None if task is None else self.query_features(candidates, task, weights)
         if found is not None:
-            result = score(found, self.weights)
+            result = score(found, weights)
         else:
             result = rank(
                 Candidates(
@@ -434,17 +460,19 @@ class Retriever:
                     age_months=candidates.ages,
                 ),
                 None,
-                self.weights,
+                weights,
             )
-        return Ranked(candidates, result, gate(result, self.weights))
+        return Ranked(candidates, result, gate(result, weights))
 
-    def rank_skill(self, skill: str | None, task: Task | None) -> Ranked:
+    def rank_skill(
+        self, skill: str | None, task: Task | None, weights: RankingWeights | None = None
+    ) -> Ranked:
         """Rank every lesson of one scope for `task` (or by HIT/age without one)."""
-        return self._ranked(self.candidates(skill), task)
+        return self._ranked(self.candidates(skill), task, weights or self.weights)
 
-    def rank_all(self, task: Task) -> Ranked:
+    def rank_all(self, task: Task, weights: RankingWeights | None = None) -> Ranked:
         """Rank lessons of every scope: nearest candidates by cosine, then the full formula."""
-        return self._ranked(self.nearest_candidates(task), task)
+        return self._ranked(self.nearest_candidates(task), task, weights or self.weights)
 
     def nearest_candidates(self, task: Task) -> ScopeCandidates:
         """The lessons of every scope nearest to `task` by cosine (`ALL_SKILLS_CANDIDATES`)."""
@@ -472,24 +500,28 @@ class Retriever:
         *,
         top: int | None = None,
         include_global: bool = True,
+        settings: Settings | None = None,
     ) -> Injection:
-        """The injection for using `skill` on `task` (gated; HIT/age order without a task)."""
+        """The injection for using `skill` on `task` (gated; HIT/age order without a task).
+
+        `settings`: the caller's (its top, token cap and ranking weights); ours by default.
+        """
+        answer = settings or self.settings
+        weights = self.weights_for(settings)
         has_task = task_text(task) is not None
-        ranked = self.rank_skill(skill, task)
+        ranked = self.rank_skill(skill, task, weights)
         hits = ranked.hits(ranked.injected) if has_task else ranked.hits()
-        chosen = by_standing(hits, self._standings.get(skill))[: top or self.settings.inject_top]
+        chosen = by_standing(hits, self._standings.get(skill))[: top or answer.inject_top]
         global_hits: list[Hit] = []
         # global principles accompany a skill's own lessons; a skill without any gets none
         if include_global and has_task and ranked.candidates.rows:
-            global_ranked = self.rank_skill(None, task)
+            global_ranked = self.rank_skill(None, task, weights)
             global_hits = global_ranked.hits(global_ranked.injected)[:GLOBAL_INJECT]
-        chosen = label_hits(self.settings, chosen)
-        global_hits = label_hits(self.settings, global_hits)
         text, kept, kept_global = frame(
             skill,
-            chosen,
-            global_hits,
-            max_tokens=self.settings.inject_tokens,
+            self._provenances.label(chosen),
+            self._provenances.label(global_hits),
+            max_tokens=answer.inject_tokens,
             ranked_for_task=has_task,
         )
         return Injection(
@@ -502,21 +534,28 @@ class Retriever:
         )
 
     def search(
-        self, query: str, *, skill: str | None = None, top: int = 10, gated: bool = False
+        self,
+        query: str,
+        *,
+        skill: str | None = None,
+        top: int = 10,
+        gated: bool = False,
+        settings: Settings | None = None,
     ) -> list[Hit]:
         """Lessons nearest to `query` in one skill or across all, best first.
 
         With `gated`, only the lessons the injection gate passes (a query no lesson helps
         finds nothing rather than the nearest noise); without, each hit says whether the gate
-        passes it (`Hit.strong`).
+        passes it (`Hit.strong`). `settings`: the caller's ranking weights; ours by default.
         """
         if task_text(query) is None:
             raise InvalidInput("the search query is empty: give some words to search for")
-        ranked = self.rank_skill(skill, query) if skill else self.rank_all(query)
+        weights = self.weights_for(settings)
+        ranked = self.rank_skill(skill, query, weights) if skill else self.rank_all(query, weights)
         hits = ranked.hits(ranked.injected) if gated else ranked.hits()
         scopes = dict.fromkeys(hit.lesson.skill for hit in hits[: top * 2])
         standings = {k: v for scope in scopes for k, v in self._standings.get(scope).items()}
-        return label_hits(self.settings, by_standing(hits, standings)[:top])
+        return self._provenances.label(by_standing(hits, standings)[:top])
 
 
 def scope_features(

@@ -1,5 +1,9 @@
 """How often each lesson was injected, and in which session: an append-only side log.
 
+`inject_and_record` is the one way an injection is shown and logged: the service's `inject`
+op, the hook handlers (warm or lexical ranker) and the hook's in-process fallback all call
+it with their own way of ranking, and get the typed injection back.
+
 One short line per injection, appended in one O_APPEND write (`memory.appender`), so hooks
 and the service can record concurrently without a lock:
 `{"t", "skill", "ids", "by", "session"?}`, where `session` is the session's folder key
@@ -20,9 +24,20 @@ from fireworks_skill_memory.memory.sessions.session_files import session_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
+    from typing import Protocol, TypeVar
 
     from fireworks_skill_memory.memory.config import Settings
+
+    class Shown(Protocol):
+        """An injection as logged: its block, and the lessons it shows by skill."""
+
+        @property
+        def text(self) -> str: ...
+
+        def shown(self) -> dict[str, list[str]]: ...
+
+    ShownT = TypeVar("ShownT", bound=Shown)
 
 INJECTIONS_LOG = "injections.log"
 MAX_LINE = 3500  # stay under PIPE_BUF (4096) so appends never interleave
@@ -59,6 +74,20 @@ def record_injection(
         del record["by"]
         line = dumps(record)
     return append_line(injections_log(settings), line, folder_mode=0o700)
+
+
+def inject_and_record(
+    settings: Settings, inject: Callable[[], ShownT], by: str, session: object = None
+) -> ShownT:
+    """Rank and frame an injection with `inject`, then log the lessons its block shows.
+
+    `by` names the path (`PreToolUse:Skill`, `PostToolUse:SKILL.md:fallback`, `cli`, ...),
+    `session` the agent's session id (None when unknown). The log is best effort.
+    """
+    injection = inject()
+    for skill, ids in injection.shown().items():
+        record_injection(settings, skill, ids, by, session)
+    return injection
 
 
 def _lines(settings: Settings) -> Iterator[str]:

@@ -1,4 +1,5 @@
-"""The warm service (started as `python -m hooks.service_main` or `skill-memory serve`).
+"""The warm service (started as `python -m fireworks_skill_memory.cli.service_main`, which
+plugs in the hooks' handlers, or `skill-memory serve`).
 
 One process per memory home (an flock on `run/service.lock`), listening on the Unix
 socket `run/service.sock` (folder 0700, socket 0600). It binds first and loads the model
@@ -28,6 +29,7 @@ from fireworks_skill_memory.memory.service.protocol import (
     MAX_MESSAGE,
     PID_NAME,
     VERSION,
+    caller_settings,
     decode,
     encode,
     run_dir,
@@ -39,8 +41,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
-    from fireworks_skill_memory.memory.retrieval.inject import Hit, Injection
     from fireworks_skill_memory.memory.retrieval.ranking import Features
+    from fireworks_skill_memory.memory.retrieval.records import Hit, Injection
     from fireworks_skill_memory.memory.retrieval.retriever import ScopeCandidates, Task
     from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Matcher, Store
     from fireworks_skill_memory.models.embedders import EmbeddingModel
@@ -51,10 +53,15 @@ RETRY_FIRST = 1.0  # seconds before the first retry of a failed load; doubles up
 RETRY_MAX = 60.0
 WATCH_INTERVAL = 1.0  # how often a failed service looks for a repaired index or model
 LOCK_RETRY = 1.0  # a probe holds the lock for an instant; a starting service waits that out
+CALLERS_KEPT = 16  # distinct callers' settings kept resolved
 
 
 class WarmingUp(Exception):
     """The model and index are still loading."""
+
+
+class SettingsRefused(Exception):
+    """The caller's folders or model are not this service's: it cannot answer for them."""
 
 
 class ServiceRetriever(Protocol):
@@ -88,10 +95,17 @@ class ServiceRetriever(Protocol):
         *,
         top: int | None = None,
         include_global: bool = True,
+        settings: Settings | None = None,
     ) -> Injection: ...
 
     def search(
-        self, query: str, *, skill: str | None = None, top: int = 10, gated: bool = False
+        self,
+        query: str,
+        *,
+        skill: str | None = None,
+        top: int = 10,
+        gated: bool = False,
+        settings: Settings | None = None,
     ) -> list[Hit]: ...
 
 
@@ -130,6 +144,7 @@ class Service:
         self._matcher: Matcher | None = None
         self._screen: LessonScreen = _rules_screen()  # until the model loads
         self._factory = retriever_factory
+        self._callers: dict[str, Settings | None] = {}
 
     # ---- loading --------------------------------------------------------------------------
     def keep_loading(self) -> None:
@@ -251,17 +266,32 @@ class Service:
             result: dict[str, Any] = handler(self, retriever, request)
             return result
 
-    def hook(self, event: str, payload: bytes, deadline: float) -> bytes:
-        """Run a forwarded hook call; its stdout bytes (WarmingUp until the model is loaded)."""
+    def hook(self, event: str, payload: bytes, deadline: float, settings: str = "") -> bytes:
+        """Run a forwarded hook call with the hook's `settings` (`protocol.settings_text`);
+        its stdout bytes (WarmingUp until the model is loaded)."""
         self.last_request = time.monotonic()
         if self.hook_handler is None:
             raise ValueError("this service does not run hooks")
+        caller = self.caller_settings(settings)
         self._retriever_or_raise()
         with self._work:
             if time.monotonic() > deadline:
                 raise TimeoutError("the hook gave up waiting")
-            out: bytes = self.hook_handler(self, event, payload)
+            out: bytes = self.hook_handler(self, event, payload, caller)
             return out
+
+    def caller_settings(self, text: object) -> Settings:
+        """The settings to answer a request with (`protocol.caller_settings`); SettingsRefused
+        when the caller's folders or model are not this service's."""
+        key = text if isinstance(text, str) else ""
+        if key not in self._callers:
+            if len(self._callers) >= CALLERS_KEPT:
+                self._callers.clear()
+            self._callers[key] = caller_settings(self.settings, key)
+        found = self._callers[key]
+        if found is None:
+            raise SettingsRefused("the caller's memory folders or model differ from the service's")
+        return found
 
     @property
     def retriever(self) -> ServiceRetriever:
@@ -353,7 +383,8 @@ def _stat_key(path: str) -> tuple[int, int, int] | None:
     return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
-HookHandler = Callable[["Service", str, bytes], bytes]
+HookHandler = Callable[["Service", str, bytes, Settings], bytes]
+"""Runs a forwarded hook call (service, event, payload, the hook's settings) -> its stdout."""
 
 
 class VersionMismatch(Exception):
@@ -363,22 +394,28 @@ class VersionMismatch(Exception):
 def _op_inject(
     service: Service, retriever: ServiceRetriever, request: dict[str, Any]
 ) -> dict[str, Any]:
-    from fireworks_skill_memory.memory.retrieval.usage import record_injection
+    from fireworks_skill_memory.memory.retrieval.usage import inject_and_record
     from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
     skill = validate_skill(str(request.get("skill", "")))
     task = request.get("task")
     top = request.get("top")
-    injection = retriever.inject(
-        skill,
-        task if isinstance(task, str) else None,
-        top=top if isinstance(top, int) and top > 0 else None,
-        include_global=bool(request.get("include_global", True)),
-    )
+    settings = service.caller_settings(request.get("settings"))
+
+    def inject() -> Injection:
+        return retriever.inject(
+            skill,
+            task if isinstance(task, str) else None,
+            top=top if isinstance(top, int) and top > 0 else None,
+            include_global=bool(request.get("include_global", True)),
+            settings=settings,
+        )
+
     if request.get("record", False):
-        ids = [hit.lesson.id for hit in [*injection.hits, *injection.global_hits]]
         by = str(request.get("by", "service"))
-        record_injection(service.settings, skill, ids, by, request.get("session"))
+        injection = inject_and_record(settings, inject, by, request.get("session"))
+    else:
+        injection = inject()
     result: dict[str, Any] = injection.as_json()
     return result
 
@@ -397,6 +434,7 @@ def _op_search(
         skill=scope,
         top=top if isinstance(top, int) and top > 0 else 10,
         gated=request.get("gated") is True,
+        settings=service.caller_settings(request.get("settings")),
     )
     return {"results": [hit.as_json() for hit in hits]}
 
@@ -511,6 +549,8 @@ class _Handler(socketserver.StreamRequestHandler):
             reply = {"ok": False, "error": "version", "server_version": VERSION}
         except WarmingUp as error:
             reply = {"ok": False, "error": "warming", "detail": str(error)}
+        except SettingsRefused as error:
+            reply = {"ok": False, "error": "settings", "detail": str(error)}
         except (SkillMemoryError, ValueError, TypeError) as error:
             reply = {"ok": False, "error": "bad-request", "detail": str(error)}
         except Exception as error:  # one bad request must not kill the service
@@ -520,23 +560,28 @@ class _Handler(socketserver.StreamRequestHandler):
             self.wfile.write(encode(reply))
 
     def _hook(self, header: bytes) -> None:
-        """`HOOK <version> <event> <size> <budget ms>` + payload -> `OK <n>` + stdout bytes."""
+        """`HOOK <version> <event> <size> <budget ms> <settings size>` + settings + payload
+        -> `OK <n>` + stdout bytes."""
         arrived = time.monotonic()
         service = self.server.service
         parts = header.split()
         try:
-            if len(parts) != 5 or parts[1].decode() != VERSION:
+            if len(parts) != 6 or parts[1].decode() != VERSION:
                 raise VersionMismatch(parts[1].decode(errors="replace") if len(parts) > 1 else "")
-            size, budget_ms = int(parts[3]), int(parts[4])
-            if size > MAX_MESSAGE:
+            size, budget_ms, settings_size = int(parts[3]), int(parts[4]), int(parts[5])
+            if size > MAX_MESSAGE or settings_size > MAX_MESSAGE:
                 raise ValueError("payload too large")
+            settings = self.rfile.read(settings_size).decode("utf-8", "surrogateescape")
             payload = self.rfile.read(size)
-            out = service.hook(parts[2].decode(), payload, arrived + budget_ms / 1000.0)
+            deadline = arrived + budget_ms / 1000.0
+            out = service.hook(parts[2].decode(), payload, deadline, settings)
             reply = b"OK %d\n" % len(out) + out
         except VersionMismatch:
             reply = b"ERR version\n"
         except WarmingUp:
             reply = b"ERR warming\n"
+        except SettingsRefused:
+            reply = b"ERR settings\n"
         except TimeoutError:
             reply = b"ERR late\n"
         except Exception:  # the hook process then runs the handler itself and logs what fails

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
+SERVICE_MODULE = "fireworks_skill_memory.cli.service_main"  # the service's entry point
+
 
 def spawn_module(
     module: str,

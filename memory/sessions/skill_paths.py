@@ -1,8 +1,8 @@
 """Recognise skill usage from file paths, shell commands and tool calls.
 
-Runs inside hook processes on every tool call, so importing it must stay cheap: only `os` at
-import time; `shlex`, `json` and `memory.store.skill_names` are imported lazily, and only when a
-`SKILL.md` is actually mentioned.
+Runs inside hook processes on every tool call, so importing it must stay cheap: only `os` and
+the skill layout (`memory.skill_files`) at import time; `shlex`, `json` and
+`memory.store.skill_names` are imported lazily, and only when a `SKILL.md` is actually mentioned.
 
 A skill is any `.../skills/<name>/SKILL.md` (this covers `~/.claude/skills`,
 `$CLAUDE_CONFIG_DIR/skills`, `<project>/.claude/skills`, `~/.agents/skills`,
@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import os
 
-SKILL_FILE = "SKILL.md"
-SKILLS_DIR = "skills"
-CODEX_SYSTEM_DIR = ".system"
-PLUGIN_MANIFEST = os.path.join(".claude-plugin", "plugin.json")
-MAX_MANIFEST_BYTES = 65_536
+from fireworks_skill_memory.memory.skill_files import (
+    CODEX_SYSTEM_DIR,
+    SKILL_FILE,
+    SKILLS_DIR,
+    plugin_name,
+)
+
 MAX_SHELL_DEPTH = 3
 
 # Programs whose file arguments are read (a SKILL.md argument means the skill is loaded).
@@ -57,7 +59,7 @@ def skill_from_skill_md(path: str, cwd: str | None = None) -> str | None:
     if os.path.basename(parent) != SKILLS_DIR:
         return None
     name = os.path.basename(skill_dir)
-    plugin = _plugin_name(os.path.dirname(parent))
+    plugin = plugin_name(os.path.dirname(parent))
     return valid_skill_name(f"{plugin}:{name}" if plugin else name)
 
 
@@ -132,43 +134,6 @@ def _absolute(path: str, cwd: str | None) -> str:
     if not os.path.isabs(path) and cwd:
         path = os.path.join(os.path.expanduser(cwd), path)
     return os.path.normpath(path)
-
-
-def _plugin_name(root: str) -> str | None:
-    """The plugin name when `root` is a Claude plugin root, else None.
-
-    A root holding `.claude-plugin/plugin.json` is a plugin: its `"name"`, else the directory
-    name. Without a manifest on disk (e.g. reading another machine's transcript), a root under
-    a `.claude/plugins/` tree is still taken for a plugin, named after its directory.
-    """
-    manifest = os.path.join(root, PLUGIN_MANIFEST)
-    # A relative root would be looked up in this process's cwd, which is not the agent's.
-    if os.path.isabs(root) and os.path.isfile(manifest):
-        return _manifest_name(manifest) or _plugin_dir_name(root)
-    marker = os.sep + os.path.join(".claude", "plugins") + os.sep
-    if marker in root + os.sep and os.path.basename(root) != "plugins":
-        return _plugin_dir_name(root)
-    return None
-
-
-def _manifest_name(manifest: str) -> str | None:
-    import json
-
-    try:
-        with open(manifest, encoding="utf-8") as handle:
-            data = json.loads(handle.read(MAX_MANIFEST_BYTES))
-    except (OSError, ValueError):
-        return None
-    name = data.get("name") if isinstance(data, dict) else None
-    return name if isinstance(name, str) and name.strip() else None
-
-
-def _plugin_dir_name(root: str) -> str:
-    # Marketplace installs live in `.../plugins/cache/<marketplace>/<plugin>/<version>/`.
-    name = os.path.basename(root)
-    if name[:1].isdigit():
-        return os.path.basename(os.path.dirname(root)) or name
-    return name
 
 
 def _scan_script(script: str, cwd: str | None, found: list[str], depth: int) -> None:

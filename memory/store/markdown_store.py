@@ -361,7 +361,7 @@ class Store:
 
     def skill_hash(self, skill: str | None) -> str | None:
         """The content hash of the skill's SKILL.md as it is now (None: none found)."""
-        from fireworks_skill_memory.memory.sessions.skill_files import skill_md_hash
+        from fireworks_skill_memory.memory.skill_files import skill_md_hash
 
         try:
             cwd: str | None = os.getcwd()

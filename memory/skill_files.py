@@ -1,25 +1,29 @@
-"""Find a skill's SKILL.md by its name, the way the agents lay skills out, and hash it.
+"""Where the agents keep skills: a skill's SKILL.md found by its name, and its hash.
 
 Roots, in order: Claude Code (`$CLAUDE_CONFIG_DIR` or `~/.claude`, then `<cwd>/.claude`), the
 shared `~/.agents` and `<cwd>/.agents`, Codex (`$CODEX_HOME` or `~/.codex`, its bundled
 `.system` skills, then `<cwd>/.codex`); a plugin skill `<plugin>:<name>` is looked up under
 the Claude plugin folders (`<root>/skills/<name>/SKILL.md` where `<root>` holds
 `.claude-plugin/plugin.json` naming the plugin). The first file found wins.
+
+Below every sub-package of `memory` (standard library only, `hashlib` and `json` imported
+when used): the store hashes a skill's SKILL.md for its lessons' standing, and
+`memory.sessions.skill_paths` names the skills that tool calls read with the same layout.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections.abc import Iterator, Mapping
 
-from fireworks_skill_memory.memory.sessions.skill_paths import (
-    CODEX_SYSTEM_DIR,
-    SKILL_FILE,
-    SKILLS_DIR,
-    skill_from_skill_md,
-)
+TYPE_CHECKING = False  # hooks import this module (through memory.sessions.skill_paths)
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
 
+SKILL_FILE = "SKILL.md"
+SKILLS_DIR = "skills"
+CODEX_SYSTEM_DIR = ".system"
+PLUGIN_MANIFEST = os.path.join(".claude-plugin", "plugin.json")
+MAX_MANIFEST_BYTES = 65_536
 PLUGIN_SEARCH_DEPTH = 5
 HASH_CHARS = 16
 MAX_SKILL_BYTES = 4_000_000
@@ -60,18 +64,56 @@ def _plugin_skill(plugin: str, name: str, env: Mapping[str, str]) -> str | None:
     home = env.get("HOME") or os.path.expanduser("~")
     base = os.path.join(env.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude"), "plugins")
     start_depth = base.rstrip(os.sep).count(os.sep)
-    wanted = f"{plugin}:{name}"
     for folder, dirs, _ in os.walk(base):
         if folder.count(os.sep) - start_depth >= PLUGIN_SEARCH_DEPTH:
             dirs[:] = []
         candidate = os.path.join(folder, SKILLS_DIR, name, SKILL_FILE)
-        if os.path.isfile(candidate) and skill_from_skill_md(candidate) == wanted:
+        if os.path.isfile(candidate) and plugin_name(folder) == plugin:
             return candidate
     return None
 
 
+def plugin_name(root: str) -> str | None:
+    """The plugin name when `root` is a Claude plugin root, else None.
+
+    A root holding `.claude-plugin/plugin.json` is a plugin: its `"name"`, else the directory
+    name. Without a manifest on disk (e.g. reading another machine's transcript), a root under
+    a `.claude/plugins/` tree is still taken for a plugin, named after its directory.
+    """
+    manifest = os.path.join(root, PLUGIN_MANIFEST)
+    # A relative root would be looked up in this process's cwd, which is not the agent's.
+    if os.path.isabs(root) and os.path.isfile(manifest):
+        return _manifest_name(manifest) or _plugin_dir_name(root)
+    marker = os.sep + os.path.join(".claude", "plugins") + os.sep
+    if marker in root + os.sep and os.path.basename(root) != "plugins":
+        return _plugin_dir_name(root)
+    return None
+
+
+def _manifest_name(manifest: str) -> str | None:
+    import json
+
+    try:
+        with open(manifest, encoding="utf-8") as handle:
+            data = json.loads(handle.read(MAX_MANIFEST_BYTES))
+    except (OSError, ValueError):
+        return None
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) and name.strip() else None
+
+
+def _plugin_dir_name(root: str) -> str:
+    # Marketplace installs live in `.../plugins/cache/<marketplace>/<plugin>/<version>/`.
+    name = os.path.basename(root)
+    if name[:1].isdigit():
+        return os.path.basename(os.path.dirname(root)) or name
+    return name
+
+
 def file_hash(path: str) -> str | None:
     """A short content hash of a file (None when it cannot be read)."""
+    import hashlib
+
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_SKILL_BYTES)
