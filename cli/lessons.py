@@ -61,7 +61,7 @@ def add(
         "dry_run": dry_run,
         "origin": origin.as_json(),
     }
-    reply = via_service("add", request) if len(body) <= 4 * 2000 else None
+    reply = via_service("add", request, warm=True) if len(body) <= 4 * 2000 else None
     if reply is None:
         matcher, screen = write_checks()
         outcome = store().add(
@@ -255,7 +255,9 @@ def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_js
     reply = None
     if task and task.strip():
         reply = via_service(
-            "inject", {"skill": skill, "task": task, "top": top, "include_global": not no_global}
+            "inject",
+            {"skill": skill, "task": task, "top": top, "include_global": not no_global},
+            warm=True,
         )
     if reply is not None:
         data = reply

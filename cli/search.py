@@ -107,7 +107,7 @@ def search(
     def answer(text: str, scope: str | None) -> list[dict[str, object]]:
         nonlocal retriever
         if retriever is None:
-            reply = via_service("search", {"query": text, "skill": scope, "top": top})
+            reply = via_service("search", {"query": text, "skill": scope, "top": top}, warm=True)
             results = reply.get("results") if reply is not None else None
             if isinstance(results, list):
                 return [{key: r[key] for key in RESULT_KEYS} for r in results]

@@ -13,8 +13,8 @@ import click
 from fireworks_skill_memory.cli.common import emit_json, json_option, settings
 from fireworks_skill_memory.memory.service import client
 from fireworks_skill_memory.memory.service.client import ServiceHealth
+from fireworks_skill_memory.memory.service.spawn import SERVICE_MODULE
 
-SERVICE_MODULE = "fireworks_skill_memory.hooks.service_main"
 PROBE_TIMEOUT = 2.0  # a service that does not answer a ping within this is "not responding"
 START_WAIT = 15.0  # how long `start` waits for the new process to take the home's lock
 KILL_WAIT = 5.0  # after SIGKILL, how long `stop` waits for the lock to be released
@@ -77,7 +77,9 @@ def start(as_json: bool) -> None:
     elif health.state != client.NOT_RUNNING:
         _already_running(as_json, cfg.home, health)
         return
-    pid = client.start_detached(cfg.home, SERVICE_MODULE, sys.executable)
+    pid = client.start_detached(
+        cfg.home, SERVICE_MODULE, sys.executable, started_by="cli:service start"
+    )
     if pid is None:
         raise click.ClickException("could not spawn the service (see the logs folder)")
     _await_start(as_json, cfg.home, pid, cfg.log_dir)

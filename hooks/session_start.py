@@ -23,7 +23,7 @@ def handle(payload: dict[str, Any]) -> str | None:
 
     settings = load_settings()
     if not in_service():  # run by the service itself for a forwarded call: it is up
-        ensure_service(settings, "SessionStart")
+        ensure_service(settings, "hook:SessionStart")
     maybe_start_pull(settings)  # detached; the hook never waits on the network
     return None
 

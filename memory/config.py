@@ -96,6 +96,12 @@ OPTIONS: tuple[Option, ...] = (
         "SKILL_MEMORY_SERVICE_IDLE", 1800, "seconds of inactivity after which the service exits"
     ),
     Option(
+        "SKILL_MEMORY_NO_SERVICE",
+        0,
+        "1: CLI commands never start the warm service (they still use a running one; "
+        "hooks and the MCP server start it as before)",
+    ),
+    Option(
         "SKILLS_SEEDS_DIR",
         "",
         "per-session hook state: prompts, error seeds, injections (default <home>/run/sessions)",
@@ -189,6 +195,7 @@ class Settings:
         self.ranking_overrides = self._pairs("SKILL_MEMORY_RANKING")
         self.hook_budget_ms = self._int("SKILL_MEMORY_HOOK_BUDGET_MS", minimum=1)
         self.service_idle = self._int("SKILL_MEMORY_SERVICE_IDLE", minimum=1)
+        self.no_service = self._int("SKILL_MEMORY_NO_SERVICE", minimum=0) > 0
         self.author = self._str("SKILL_MEMORY_AUTHOR").strip()
         self.team_uri = self._raw("SKILL_MEMORY_TEAM_URI")
         self.team_pull_every = self._int("SKILL_MEMORY_TEAM_PULL_EVERY", minimum=1)
@@ -267,7 +274,7 @@ _SETTING_NAMES = (
     "sessions_dir", "stats_file", "log_file", "distill_log", "skill_max", "global_max",
     "inject_top", "inject_tokens", "min_tool_calls", "transcript_lines", "distiller_backend",
     "knowledge_model", "distill_every", "distill_max_calls", "distill_max_tokens", "embed_model",
-    "device", "ranking_overrides", "hook_budget_ms", "service_idle", "team_uri",
+    "device", "ranking_overrides", "hook_budget_ms", "service_idle", "no_service", "team_uri",
     "team_pull_every", "team_dir",
 )  # fmt: skip
 
