@@ -118,6 +118,12 @@ OPTIONS: tuple[Option, ...] = (
         "credentials only from the storage's own environment (AWS_*, ...)",
     ),
     Option(
+        "SKILL_MEMORY_TEAM_TIMEOUT",
+        60,
+        "seconds a team command waits for any one answer of the team store before it fails "
+        "in one line (a store that hangs); `--timeout` of the team commands",
+    ),
+    Option(
         "SKILL_MEMORY_TEAM_PULL_EVERY",
         3600,
         "seconds between background team pulls started by SessionStart (with a team URI)",
@@ -199,6 +205,7 @@ class Settings:
         self.author = self._str("SKILL_MEMORY_AUTHOR").strip()
         self.team_uri = self._raw("SKILL_MEMORY_TEAM_URI")
         self.team_pull_every = self._int("SKILL_MEMORY_TEAM_PULL_EVERY", minimum=1)
+        self.team_timeout = self._int("SKILL_MEMORY_TEAM_TIMEOUT", minimum=1)
         self.team_dir = os.path.join(self.home, "team")
 
     @property
@@ -275,7 +282,7 @@ _SETTING_NAMES = (
     "inject_top", "inject_tokens", "min_tool_calls", "transcript_lines", "distiller_backend",
     "knowledge_model", "distill_every", "distill_max_calls", "distill_max_tokens", "embed_model",
     "device", "ranking_overrides", "hook_budget_ms", "service_idle", "no_service", "team_uri",
-    "team_pull_every", "team_dir",
+    "team_pull_every", "team_timeout", "team_dir",
 )  # fmt: skip
 
 
