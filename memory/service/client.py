@@ -99,6 +99,9 @@ def call(
     deadline = time.monotonic() + timeout
     if not os.path.exists(socket_path(home)):
         raise ServiceUnavailable("not running")
+    pid = _pid_file(home)
+    if pid is not None and is_stopped(pid):  # its socket accepts, and it never answers
+        raise ServiceUnavailable(f"stopped (pid {pid})")
     request: dict[str, object] = {"v": VERSION, "op": op, **(payload or {})}
     try:
         reply = _exchange(home, request, deadline)
