@@ -248,9 +248,6 @@ def flush(
 @json_option
 def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_json: bool) -> None:
     """Print the lessons worth knowing before using SKILL, ranked for --task."""
-    from fireworks_skill_memory.cli.search import echo_notices
-    from fireworks_skill_memory.memory.retrieval.retriever import inject_for
-
     validate_skill(skill)
     reply = None
     if task and task.strip():
@@ -262,6 +259,9 @@ def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_js
     if reply is not None:
         data = reply
     else:
+        from fireworks_skill_memory.cli.search import echo_notices
+        from fireworks_skill_memory.memory.retrieval.retriever import inject_for
+
         injection, notices = inject_for(
             settings(), skill, task, top=top, include_global=not no_global
         )
