@@ -2,14 +2,15 @@
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/cli_bench.py [--per-skill 100] [--calls 3] [--json]
+    .venv/bin/python benchmarks/cli_bench.py [--per-skill 100] [--calls 3] [--pause 0] [--json]
 
 It prints figures, it asserts nothing. Steps:
 
 1. A throwaway memory home (20 skills x `--per-skill` lessons, as benchmarks/hook_bench.py
    writes them) and its index, built with SKILL_MEMORY_NO_SERVICE=1 (untimed).
 2. No service running: `skill-memory search "container logs vanish after restart"` run
-   `--calls` times in a row, each a new process (the console script, as a shell runs it);
+   `--calls` times in a row, each a new process (the console script, as a shell runs it),
+   `--pause` seconds apart (0: back to back; a person typing the next command takes a few);
    wall time of each, and the service's state just before it (probed from this process).
 3. The same on the same home with SKILL_MEMORY_NO_SERVICE=1 (the service stopped first):
    every call answers in-process and no service starts.
@@ -49,9 +50,11 @@ def service_state(env: dict[str, str]) -> str:
     return probe(env["AI_MEMORY_HOME"], 1.0).state
 
 
-def timed_searches(env: dict[str, str], calls: int) -> list[dict[str, object]]:
+def timed_searches(env: dict[str, str], calls: int, pause: float) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     for number in range(1, calls + 1):
+        if number > 1:
+            time.sleep(pause)
         before = service_state(env)
         load = os.getloadavg()[0]
         started = time.perf_counter()
@@ -69,6 +72,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--per-skill", type=int, default=PER_SKILL)
     parser.add_argument("--calls", type=int, default=3)
+    parser.add_argument("--pause", type=float, default=0.0, help="Seconds between the calls.")
     parser.add_argument("--json", action="store_true", help="Print JSON instead of text.")
     options = parser.parse_args()
 
@@ -89,10 +93,10 @@ def main() -> int:
         if run(quiet, "reindex").returncode != 0:
             raise RuntimeError("reindex failed")
         run(env, "service", "stop")
-        warm = timed_searches(env, options.calls)
+        warm = timed_searches(env, options.calls, options.pause)
         started_by = json.loads(run(env, "service", "status", "--json").stdout or "{}")
         run(env, "service", "stop")
-        cold = timed_searches(quiet, options.calls)
+        cold = timed_searches(quiet, options.calls, options.pause)
         after = service_state(quiet)
     finally:
         run(env, "service", "stop")
@@ -107,6 +111,7 @@ def main() -> int:
         },
         "no_service": cold,
         "service_after_no_service": after,
+        "pause_s": options.pause,
         "second_call_s": second,
         "target_second_call_s": TARGET_SECOND,
         "met": second <= TARGET_SECOND,
@@ -114,7 +119,10 @@ def main() -> int:
     if options.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"home: {report['lessons']} lessons; query {QUERY!r}; cpus {os.cpu_count()}")
+    print(
+        f"home: {report['lessons']} lessons; query {QUERY!r}; cpus {os.cpu_count()}; "
+        f"{options.pause:g} s between calls"
+    )
     for title, rows in (("no service running", warm), ("SKILL_MEMORY_NO_SERVICE=1", cold)):
         print(title)
         for row in rows:
