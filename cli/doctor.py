@@ -420,7 +420,9 @@ def _service(cfg: Settings) -> list[Finding]:
             Finding(
                 "service",
                 NOTE,
-                "not running (hooks start it; commands work without it, more slowly)",
+                "not running (hooks, the MCP server and the CLI's search, inject --task and "
+                "add start it; commands work without it, more slowly)"
+                + (" - SKILL_MEMORY_NO_SERVICE=1: the CLI does not" if cfg.no_service else ""),
                 "skill-memory service start",
             )
         ]

@@ -61,7 +61,7 @@ def add(
         "dry_run": dry_run,
         "origin": origin.as_json(),
     }
-    reply = via_service("add", request) if len(body) <= 4 * 2000 else None
+    reply = via_service("add", request, warm=True) if len(body) <= 4 * 2000 else None
     if reply is None:
         matcher, screen = write_checks()
         outcome = store().add(
@@ -248,18 +248,20 @@ def flush(
 @json_option
 def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_json: bool) -> None:
     """Print the lessons worth knowing before using SKILL, ranked for --task."""
-    from fireworks_skill_memory.cli.search import echo_notices
-    from fireworks_skill_memory.memory.retrieval.retriever import inject_for
-
     validate_skill(skill)
     reply = None
     if task and task.strip():
         reply = via_service(
-            "inject", {"skill": skill, "task": task, "top": top, "include_global": not no_global}
+            "inject",
+            {"skill": skill, "task": task, "top": top, "include_global": not no_global},
+            warm=True,
         )
     if reply is not None:
         data = reply
     else:
+        from fireworks_skill_memory.cli.search import echo_notices
+        from fireworks_skill_memory.memory.retrieval.retriever import inject_for
+
         injection, notices = inject_for(
             settings(), skill, task, top=top, include_global=not no_global
         )

@@ -82,4 +82,26 @@ for command in (
 
 def main() -> None:
     """Console-script entry point."""
-    cli(prog_name="skill-memory")
+    try:
+        cli(prog_name="skill-memory")
+    except SystemExit as done:
+        _end_now_if_a_store_hangs(done.code)
+        raise
+
+
+def _end_now_if_a_store_hangs(code: object) -> None:
+    """Exit at once when a team command gave up on a store that never answered.
+
+    The storage client's threads still waiting on that store would hold the interpreter's
+    exit until their own request timeouts; nothing of ours runs in them (no local write),
+    and the command has printed its one line.
+    """
+    import os
+    import sys
+
+    remote = sys.modules.get("fireworks_skill_memory.memory.team.remote")
+    if remote is None or not remote.left_waiting():
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code if isinstance(code, int) else 1)

@@ -23,6 +23,7 @@ from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
 if TYPE_CHECKING:
     from fireworks_skill_memory.memory.retrieval.indexing import IndexNotice, Repair
+    from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 
 RESULT_KEYS = ("id", "skill", "tag", "text", "score")
 
@@ -93,8 +94,6 @@ def search(
     query: str | None, skill: str | None, top: int, queries_file: str | None, as_json: bool
 ) -> None:
     """Find the stored lessons nearest in meaning to QUERY."""
-    from fireworks_skill_memory.memory.retrieval.retriever import Retriever
-
     if (query is None) == (queries_file is None):
         raise click.UsageError("give a QUERY or --queries FILE")
     if query is not None and not query.strip():
@@ -107,10 +106,13 @@ def search(
     def answer(text: str, scope: str | None) -> list[dict[str, object]]:
         nonlocal retriever
         if retriever is None:
-            reply = via_service("search", {"query": text, "skill": scope, "top": top})
+            reply = via_service("search", {"query": text, "skill": scope, "top": top}, warm=True)
             results = reply.get("results") if reply is not None else None
             if isinstance(results, list):
                 return [{key: r[key] for key in RESULT_KEYS} for r in results]
+            # imported only here: numpy and LanceDB cost a warm search a third of its time
+            from fireworks_skill_memory.memory.retrieval.retriever import Retriever
+
             retriever = Retriever(settings())
         hits = retriever.search(text, skill=scope, top=top)
         notices = [notice for notice in retriever.take_notices() if notice not in shown]

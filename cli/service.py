@@ -77,7 +77,9 @@ def start(as_json: bool) -> None:
     elif health.state != client.NOT_RUNNING:
         _already_running(as_json, cfg.home, health)
         return
-    pid = client.start_detached(cfg.home, SERVICE_MODULE, sys.executable)
+    pid = client.start_detached(
+        cfg.home, SERVICE_MODULE, sys.executable, started_by="cli:service start"
+    )
     if pid is None:
         raise click.ClickException("could not spawn the service (see the logs folder)")
     _await_start(as_json, cfg.home, pid, cfg.log_dir)

@@ -62,7 +62,7 @@ class LexicalRanker:
         """Start the service for next time unless it seemed alive (True: a start was asked)."""
         from fireworks_skill_memory.hooks.inject_flow import ensure_service
 
-        return ensure_service(self.settings, why, self.service)
+        return ensure_service(self.settings, f"hook:{why}", self.service)
 
     def inject(self, skill: str, parts: list[str], by: str, session: object) -> LexicalInjection:
         """The skill's lessons ranked lexically for `parts`, logged under `<by>:fallback`."""

@@ -14,12 +14,10 @@ The bookkeeping around an injection (the spawn stamp, the injection log, the ses
 from __future__ import annotations
 
 import os
-import time
 
 from fireworks_skill_memory.hooks.state import SessionState
 from fireworks_skill_memory.memory.config import Settings
 
-SPAWN_COOLDOWN = 15.0
 SHORT_PROMPT_WORDS = 12
 TASK_CHARS = 2000
 
@@ -85,30 +83,15 @@ def injection_text(
 def ensure_service(settings: Settings, why: str = "", status: str = "") -> bool:
     """Start the service unless it is warming up or busy, or was started moments ago.
 
-    `status` says how asking it went just now (`hooks.fast.exchange`; "": not asked). True
-    when a start was requested. Nothing is started when the spawn stamp cannot be written:
-    the service could not create its socket in that folder either.
+    `status` says how asking it went just now (`hooks.fast.exchange`; "": not asked). The rule
+    itself (one start per home per cooldown, the spawn stamp) is
+    `memory.service.spawn.start_once`, shared with the CLI and the MCP server. True when a
+    start was requested.
     """
     from fireworks_skill_memory.hooks.fast import SERVICE_ALIVE
 
     if status in SERVICE_ALIVE:
         return False
-    stamp = os.path.join(settings.run_dir, "spawn.stamp")
-    try:
-        if time.time() - os.path.getmtime(stamp) < SPAWN_COOLDOWN:
-            return False
-    except OSError:
-        pass  # never spawned from here before
-    try:
-        os.makedirs(settings.run_dir, mode=0o700, exist_ok=True)
-        with open(stamp, "w", encoding="utf-8") as handle:
-            handle.write(why[:200])
-    except OSError:
-        return False
-    from fireworks_skill_memory.memory.service import client
-    from fireworks_skill_memory.memory.service.spawn import SERVICE_MODULE
+    from fireworks_skill_memory.memory.service.spawn import start_once
 
-    try:
-        return client.start_detached(settings.home, module=SERVICE_MODULE) is not None
-    except OSError:
-        return False
+    return start_once(settings.home, why)

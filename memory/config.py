@@ -108,6 +108,12 @@ OPTIONS: tuple[Option, ...] = (
         "SKILL_MEMORY_SERVICE_IDLE", 1800, "seconds of inactivity after which the service exits"
     ),
     Option(
+        "SKILL_MEMORY_NO_SERVICE",
+        0,
+        "1: CLI commands never start the warm service (they still use a running one; "
+        "hooks and the MCP server start it as before)",
+    ),
+    Option(
         "SKILLS_SEEDS_DIR",
         "",
         "per-session hook state: prompts, error seeds, injections (default <home>/run/sessions)",
@@ -122,6 +128,12 @@ OPTIONS: tuple[Option, ...] = (
         "",
         "team store: a LanceDB URI (s3://bucket/prefix, gs://..., az://... or a shared folder); "
         "credentials only from the storage's own environment (AWS_*, ...)",
+    ),
+    Option(
+        "SKILL_MEMORY_TEAM_TIMEOUT",
+        60,
+        "seconds a team command waits for any one answer of the team store before it fails "
+        "in one line (a store that hangs); `--timeout` of the team commands",
     ),
     Option(
         "SKILL_MEMORY_TEAM_PULL_EVERY",
@@ -204,9 +216,11 @@ class Settings:
         self.ranking_overrides = self._pairs("SKILL_MEMORY_RANKING")
         self.hook_budget_ms = self._int("SKILL_MEMORY_HOOK_BUDGET_MS", minimum=1)
         self.service_idle = self._int("SKILL_MEMORY_SERVICE_IDLE", minimum=1)
+        self.no_service = self._int("SKILL_MEMORY_NO_SERVICE", minimum=0) > 0
         self.author = self._str("SKILL_MEMORY_AUTHOR").strip()
         self.team_uri = self._raw("SKILL_MEMORY_TEAM_URI")
         self.team_pull_every = self._int("SKILL_MEMORY_TEAM_PULL_EVERY", minimum=1)
+        self.team_timeout = self._int("SKILL_MEMORY_TEAM_TIMEOUT", minimum=1)
         self.team_dir = os.path.join(self.home, "team")
 
     @property
@@ -283,7 +297,7 @@ _SETTING_NAMES = (
     "inject_top", "inject_tokens", "min_tool_calls", "transcript_lines", "distiller_backend",
     "knowledge_model", "distill_every", "distill_max_calls", "distill_max_tokens", "embed_model",
     "device", "embed_backend", "models_dir", "ranking_overrides", "hook_budget_ms",
-    "service_idle", "team_uri", "team_pull_every", "team_dir",
+    "service_idle", "no_service", "team_uri", "team_pull_every", "team_timeout", "team_dir",
 )  # fmt: skip
 
 

@@ -1,7 +1,8 @@
 """Shared fixtures: an isolated memory home, the CLI runner, and a deterministic fake embedder.
 
 Isolation is automatic: every test runs with HOME, AI_MEMORY_HOME, CLAUDE_CONFIG_DIR and
-CODEX_HOME under a fresh temporary folder and none of the tool's own variables set, so a
+CODEX_HOME under a fresh temporary folder and none of the tool's own variables set but
+SKILL_MEMORY_NO_SERVICE=1 (a CLI command never leaves a service behind), so a
 test that forgets the `env` fixture still cannot reach the real `~/.ai-memory`, `~/.claude`
 or `~/.codex`. As a second line, `RealHomeGuard` refuses (PermissionError) any write this
 process makes under those folders and fails the run, and checks at the end that no
@@ -195,6 +196,7 @@ def _isolated_home(
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(user_home / ".claude"))
     monkeypatch.setenv("CODEX_HOME", str(user_home / ".codex"))
     monkeypatch.setenv("SKILLS_DISTILLER_BACKEND", "null")  # never a real LLM by default
+    monkeypatch.setenv("SKILL_MEMORY_NO_SERVICE", "1")  # the CLI starts no service by default
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
     return user_home
@@ -224,6 +226,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_models_dir: Path
         "HOME": str(user_home),
         "SKILLS_DISTILLER_BACKEND": "null",
         "SKILL_MEMORY_MODELS_DIR": str(shared_models_dir),
+        "SKILL_MEMORY_NO_SERVICE": "1",  # tests that want the CLI to start one remove it
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
     }

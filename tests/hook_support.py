@@ -136,6 +136,7 @@ def service_env(home: Path, user_home: Path, **extra: str) -> dict[str, str]:
             "AI_MEMORY_HOME": str(home),
             "HOME": str(user_home),
             "SKILLS_DISTILLER_BACKEND": "null",
+            "SKILL_MEMORY_NO_SERVICE": "1",  # the CLI's calls start none; hooks still do
             "HF_HUB_OFFLINE": "1",
             "TRANSFORMERS_OFFLINE": "1",
             "TOKENIZERS_PARALLELISM": "false",

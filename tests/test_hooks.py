@@ -89,7 +89,7 @@ def spawns(monkeypatch: pytest.MonkeyPatch) -> Spawns:
     """Record service and distill-worker spawns instead of starting processes."""
     record = Spawns()
 
-    def start_detached(home: str, module: str, python: str | None = None) -> int:
+    def start_detached(home: str, module: str, python: str | None = None, **_: object) -> int:
         record.services.append((home, module))
         return 4242
 

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-import logging
-import socket
 import subprocess
 import sys
 import threading
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,30 +23,16 @@ from tests.hook_support import cli as hook_cli
 from tests.hook_support import service_answers, wait_until
 from tests.net_support import closed_port, silent_listener
 
-moto_server = pytest.importorskip("moto.server")
-boto3 = pytest.importorskip("boto3")
-
-SKILL = "browser-use"
-LESSONS = [
-    ("CI", "Run the browser headless on CI runners without a display"),
-    ("Auth", "Reuse the saved storage state so login pages are skipped"),
-    ("Waits", "Wait for the network to go idle before reading the page text"),
-    ("Files", "Downloads land in a temporary folder that is removed at exit"),
-    ("Tabs", "Close popup tabs or later clicks hit the wrong page"),
-    ("Proxy", "Corporate proxies need the PAC file passed as a launch argument"),
-]
-CREDENTIALS = {
-    "AWS_ACCESS_KEY_ID": "test",
-    "AWS_SECRET_ACCESS_KEY": "test",
-    "AWS_REGION": "us-east-1",
-    "AWS_ALLOW_HTTP": "true",
-}
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+pytest.importorskip("moto.server")
+from tests.team_support import (
+    CREDENTIALS,
+    LESSONS,
+    S3,
+    SKILL,
+    home_env,
+    push_all,
+    seeded,
+)
 
 
 @pytest.fixture
@@ -59,71 +42,16 @@ def hung_store() -> Iterator[str]:
         yield endpoint
 
 
-class S3:
-    """A moto S3 server on loopback."""
-
-    def __init__(self) -> None:
-        logging.getLogger("werkzeug").setLevel(logging.ERROR)
-        self.port = _free_port()
-        self.server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=self.port)
-        self.server.start()
-        self.endpoint = f"http://127.0.0.1:{self.port}"
-
-    def bucket(self) -> str:
-        name = f"team-{uuid.uuid4().hex[:12]}"
-        self.client().create_bucket(Bucket=name)
-        return name
-
-    def client(self):  # type: ignore[no-untyped-def]
-        return boto3.client(
-            "s3",
-            endpoint_url=self.endpoint,
-            aws_access_key_id="test",
-            aws_secret_access_key="test",
-            region_name="us-east-1",
-        )
-
-    def all_bytes(self, bucket: str) -> bytes:
-        client = self.client()
-        found = b""
-        for item in client.list_objects_v2(Bucket=bucket).get("Contents", []):
-            found += client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
-        return found
-
-
 @pytest.fixture(scope="module")
 def s3() -> Iterator[S3]:
     server = S3()
     yield server
-    server.server.stop()
+    server.stop()
 
 
 @pytest.fixture
 def team_uri(s3: S3) -> str:
     return f"s3://{s3.bucket()}/memory"
-
-
-def home_env(env: dict[str, str], tmp_path: Path, name: str, uri: str, s3: S3) -> dict[str, str]:
-    return {
-        **env,
-        **CREDENTIALS,
-        "AWS_ENDPOINT_URL": s3.endpoint,
-        "AI_MEMORY_HOME": str(tmp_path / name),
-        "SKILL_MEMORY_AUTHOR": f"{name}@example.com",
-        "SKILL_MEMORY_TEAM_URI": uri,
-    }
-
-
-def seeded(environ: dict[str, str], lessons: list[tuple[str, str]]) -> Settings:
-    settings = load_settings(environ)
-    store = Store(settings)
-    for tag, text in lessons:
-        store.add(SKILL, text, tag)
-    return settings
-
-
-def push_all(settings: Settings) -> dict[str, object]:
-    return push(settings, FakeEmbedder(), RULES_SCREEN).as_json()
 
 
 @pytest.mark.slow

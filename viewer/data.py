@@ -1,9 +1,10 @@
 """What the pages show, read through the core: skills, lessons with their ledger records,
 the injection log with the task each session was on, the review queue, the team layer.
 
-Everything here reads; nothing writes. Paths come from the settings and the store, never
-from a request: a session key read from the log names a folder only when it is one
-`session_key` would make.
+Everything here reads; nothing writes (an overview that finds the index damaged starts its
+rebuild, `viewer.repair`, as every other reader of the index repairs it). Paths come from
+the settings and the store, never from a request: a session key read from the log names a
+folder only when it is one `session_key` would make.
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ class Overview:
     daily_injections: list[int]  # the last RECENT_DAYS days, oldest first
     review_total: int
     service: str
+    index_problem: str | None = None  # why the index cannot be read; it is being rebuilt
 
 
 @dataclass
@@ -188,6 +190,11 @@ class Reader:
                     team_lessons=counts_by_team.get(scope or "", 0),
                 )
             )
+        problem = index_problem(self.settings)
+        if problem is not None:
+            from fireworks_skill_memory.viewer.repair import start_rebuild
+
+            start_rebuild(self.settings)
         return Overview(
             home=self.settings.home,
             skills=rows,
@@ -195,6 +202,7 @@ class Reader:
             daily_injections=self.daily(events, None),
             review_total=len(review),
             service=service,
+            index_problem=problem,
         )
 
     def daily(self, events: Sequence[InjectionEvent], skill: str | None) -> list[int]:
@@ -259,6 +267,20 @@ class Reader:
 
     def review(self) -> list[ReviewItem]:
         return review_items(self.store)
+
+
+def index_problem(settings: Settings) -> str | None:
+    """Why the index cannot be read (None when it can, or none is built yet); reads a column."""
+    from fireworks_skill_memory.index.errors import IndexDamaged
+    from fireworks_skill_memory.index.table import LessonIndex
+
+    try:
+        index = LessonIndex.existing(settings.index_dir)
+        if index is not None:
+            index.source_counts()
+    except IndexDamaged as damage:
+        return str(damage)
+    return None
 
 
 def hit_buckets(hits: Iterable[int]) -> tuple[int, ...]:

@@ -122,7 +122,16 @@ def overview_page(frame: Frame, view: Overview) -> str:
         ("Service", view.service, ""),
         ("Team", team.detail if not team.configured else f"{team.uri}: {team.detail}", ""),
     ]
-    body = ['<section class="cards">']
+    if view.index_problem is not None:
+        cards.append(("Index", "being rebuilt", ""))
+    body = []
+    if view.index_problem is not None:
+        body.append(
+            '<p class="flash error" role="status">The index cannot be read '
+            f"({e(view.index_problem)}): it is being rebuilt from the markdown. The lessons "
+            "shown here are read from the markdown; search answers once it is rebuilt.</p>"
+        )
+    body.append('<section class="cards">')
     for label, value, href in cards:
         inner = f'<span class="label">{e(label)}</span><span class="value">{e(value)}</span>'
         body.append(

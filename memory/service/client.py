@@ -18,6 +18,7 @@ from fireworks_skill_memory.memory.service.protocol import (
     LOCK_NAME,
     MAX_MESSAGE,
     PID_NAME,
+    STARTED_BY_ENV,
     VERSION,
     decode,
     encode,
@@ -61,6 +62,7 @@ class ServiceHealth:
     backend: str | None = None  # what embeds in the service: onnx or torch
     uptime: float | None = None
     stopped: bool = False  # the pid is stopped (SIGSTOP / a debugger)
+    started_by: str | None = None  # who started it: "hook:<event>", "cli:<command>", "mcp"...
 
     @property
     def answers(self) -> bool:
@@ -86,6 +88,8 @@ class ServiceHealth:
             "backend": self.backend,
             "uptime": self.uptime,
             "stopped": self.stopped,
+            "started_by": self.started_by,
+            "starter": starter(self.started_by),
             "detail": self.detail,
         }
 
@@ -97,6 +101,9 @@ def call(
     deadline = time.monotonic() + timeout
     if not os.path.exists(socket_path(home)):
         raise ServiceUnavailable("not running")
+    pid = _pid_file(home)
+    if pid is not None and is_stopped(pid):  # its socket accepts, and it never answers
+        raise ServiceUnavailable(f"stopped (pid {pid})")
     request: dict[str, object] = {"v": VERSION, "op": op, **(payload or {})}
     try:
         reply = _exchange(home, request, deadline)
@@ -277,8 +284,9 @@ def _health_of(reply: dict[str, object], owner: int | None) -> ServiceHealth:
         model_id=_str(info.get("model_id")),
         backend=_str(info.get("backend")),
         uptime=_float(info.get("uptime")),
+        started_by=_str(info.get("started_by")),
     )
-    about = f"pid {pid}, up {base.uptime} s, {base.version}"
+    about = f"pid {pid}, up {base.uptime} s, {base.version}, {started_phrase(base.started_by)}"
     error = _str(info.get("load_error"))
     if not info:
         why = f"unexpected reply: {reply.get('error') or reply}"
@@ -303,6 +311,27 @@ def _health_of(reply: dict[str, object], owner: int | None) -> ServiceHealth:
     return replace(base, detail=f"running, loading ({about})")
 
 
+STARTERS = ("hook", "cli", "mcp")
+
+
+def starter(started_by: str | None) -> str | None:
+    """What kind of caller started the service: hook, cli, mcp, manual (None: not known)."""
+    if not started_by:
+        return None
+    kind = started_by.split(":", 1)[0]
+    return kind if kind in STARTERS else "manual"
+
+
+def started_phrase(started_by: str | None) -> str:
+    """`started by the CLI (search)`, for status lines."""
+    kind = starter(started_by)
+    if kind is None:
+        return "started directly (`skill-memory serve` or the entry point)"
+    detail = started_by.split(":", 1)[1] if started_by and ":" in started_by else ""
+    who = {"hook": "a hook", "cli": "the CLI", "mcp": "the MCP server"}.get(kind, "hand")
+    return f"started by {who}" + (f" ({detail})" if detail else "")
+
+
 def _str(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -315,11 +344,17 @@ def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
-def start_detached(home: str, module: str, python: str | None = None) -> int | None:
-    """Spawn the service entry point `module` for this home, detached; its pid or None."""
+def start_detached(
+    home: str, module: str, python: str | None = None, started_by: str = ""
+) -> int | None:
+    """Spawn the service entry point `module` for this home, detached; its pid or None.
+
+    `started_by` says who asked (see `STARTED_BY_ENV`); the service's ping reports it.
+    """
     from fireworks_skill_memory.memory.service.spawn import spawn_module
 
     os.makedirs(run_dir(home), mode=0o700, exist_ok=True)
     env = dict(os.environ)
     env["AI_MEMORY_HOME"] = home
+    env[STARTED_BY_ENV] = started_by or "manual"
     return spawn_module(module, [], env, os.path.join(home, "logs", "service.out"), python)

@@ -27,6 +27,10 @@ VERSION = f"{__version__}/{PROTOCOL}"
 SOCKET_NAME = "service.sock"
 LOCK_NAME = "service.lock"
 PID_NAME = "service.pid"
+STAMP_NAME = "spawn.stamp"  # written at each automatic start: the once-per-cooldown rule
+# who asked for this service ("hook:<event>", "cli:<command>", "mcp"), handed to the process
+# it starts and reported by its ping as `started_by`
+STARTED_BY_ENV = "SKILL_MEMORY_STARTED_BY"
 MAX_MESSAGE = 4 * 1024 * 1024
 # setting -> the environment variable a caller's value is applied through
 ANSWER_SETTINGS = (

@@ -28,6 +28,7 @@ from fireworks_skill_memory.memory.service.protocol import (
     LOCK_NAME,
     MAX_MESSAGE,
     PID_NAME,
+    STARTED_BY_ENV,
     VERSION,
     caller_settings,
     decode,
@@ -321,6 +322,7 @@ class Service:
             "retry_in": round(max(0.0, due - time.monotonic()), 1) if due is not None else None,
             "attempts": self.attempts,
             "uptime": round(time.time() - self.started, 1),
+            "started_by": os.environ.get(STARTED_BY_ENV) or None,
         }
 
     def _retriever_or_raise(self) -> ServiceRetriever:

@@ -1,4 +1,5 @@
-"""Starting a background process of ours, fully detached. Standard library only (hooks use it).
+"""Starting a background process of ours, fully detached; the one rule for starting the service
+automatically. Standard library only, and light (hooks use it on every call).
 
 `python -I -m <module>`: isolated, so the agent's working directory (which may well hold
 packages named `memory` or `hooks`) and PYTHON* variables cannot shadow ours; its own session
@@ -9,6 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+
+SERVICE_MODULE = "fireworks_skill_memory.hooks.service_main"  # the service's entry point
+SPAWN_COOLDOWN = 15.0  # seconds between two automatic starts of one home's service
 
 SERVICE_MODULE = "fireworks_skill_memory.cli.service_main"  # the service's entry point
 
@@ -47,3 +52,34 @@ def spawn_module(
         return None
     finally:
         os.close(out)
+
+
+def start_once(home: str, why: str) -> bool:
+    """The one rule for starting the service automatically (hooks, the CLI, the MCP server).
+
+    At most one start per home every SPAWN_COOLDOWN seconds, whoever asks: the spawn stamp
+    `run/spawn.stamp` (holding `why`: "hook:<event>", "cli:<command>", "mcp") is written
+    first, and a younger stamp means a start is under way. Nothing is started when the stamp
+    cannot be written: the service could not create its socket in that folder either. The
+    service is told `why` and reports it as `started_by`. True when a start was requested.
+    """
+    from fireworks_skill_memory.memory.service.protocol import STAMP_NAME, run_dir
+
+    stamp = os.path.join(run_dir(home), STAMP_NAME)
+    try:
+        if time.time() - os.path.getmtime(stamp) < SPAWN_COOLDOWN:
+            return False
+    except OSError:
+        pass  # never started from here before
+    try:
+        os.makedirs(run_dir(home), mode=0o700, exist_ok=True)
+        with open(stamp, "w", encoding="utf-8") as handle:
+            handle.write(why[:200])
+    except OSError:
+        return False
+    from fireworks_skill_memory.memory.service import client
+
+    try:
+        return client.start_detached(home, module=SERVICE_MODULE, started_by=why) is not None
+    except OSError:
+        return False

@@ -70,9 +70,16 @@ def shown_uri(uri: str) -> str:
 def storage_options(settings: Settings, timeout: float | None = None) -> dict[str, str]:
     """LanceDB storage options: the storage's variables from the environment, fast failure.
 
-    With `timeout` (seconds), every request gives up after it and is not retried (a probe).
+    Requests are bounded by the team timeout (SKILL_MEMORY_TEAM_TIMEOUT); with `timeout`
+    (seconds), every request gives up after it and is not retried (a probe).
     """
     options = dict(_FAST_FAIL)
+    wait = settings.team_timeout  # no request outlasts what the caller waits for an answer
+    options.update(
+        connect_timeout=f"{min(3, wait)}s",
+        timeout=f"{min(30, wait)}s",
+        client_retry_timeout=f"{max(1, min(10, wait // 2))}",
+    )
     if timeout is not None:
         options.update(
             connect_timeout=f"{timeout:g}s",
@@ -202,9 +209,16 @@ class TeamTable:
 
     # ---- opening ------------------------------------------------------------------------
     def call(self, action: str, work: Callable[[], T]) -> T:
-        """Run `work` on the store; a storage failure becomes TeamUnavailable (one line)."""
+        """Run `work` on the store; a storage failure, or no answer within the team timeout
+        (`SKILL_MEMORY_TEAM_TIMEOUT`, a probe's `timeout`), becomes TeamUnavailable (one line)."""
+        wait = self.timeout or float(self.settings.team_timeout)
         try:
-            return work()
+            return within(wait, work)
+        except NoAnswer:
+            raise TeamUnavailable(
+                f"team store {shown_uri(self.uri)}: cannot {action}: no answer within "
+                f"{wait:g} s (unreachable or hung; --timeout or SKILL_MEMORY_TEAM_TIMEOUT waits)"
+            ) from None
         except (OSError, RuntimeError, ValueError, TimeoutError) as error:
             if isinstance(error, SkillMemoryError):
                 raise
@@ -436,6 +450,52 @@ def probe(settings: Settings, seconds: float) -> Probe:
     if not found:
         return Probe(f"team store {shown_uri(settings.team_uri)}: no answer in {seconds:g} s")
     return found[0]
+
+
+STORE_THREAD = "team-store"
+
+
+class NoAnswer(Exception):
+    """The store did not answer within the time allowed."""
+
+
+def within(seconds: float, work: Callable[[], T]) -> T:
+    """`work()`, or NoAnswer when it has not returned within `seconds`.
+
+    `work` runs in a daemon thread: one left waiting on a store that never answers ends with
+    the process, not the caller's wait. Only store requests run this way (no local writes),
+    so nothing is left half-written when the caller gives up.
+    """
+    import threading
+
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, work()))
+        except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread below
+            outcome.append((False, error))
+
+    worker = threading.Thread(target=run, name=STORE_THREAD, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if not outcome:
+        raise NoAnswer(f"no answer in {seconds:g} s")
+    returned, value = outcome[0]
+    if returned:
+        result: T = value
+        return result
+    raise value
+
+
+def left_waiting() -> bool:
+    """True while a store request `within` gave up on still waits (it holds the process's exit:
+    the storage client's worker threads are joined at interpreter shutdown)."""
+    import threading
+
+    return any(
+        thread.name == STORE_THREAD and thread.is_alive() for thread in threading.enumerate()
+    )
 
 
 def retrying(work: Callable[[], T], *, attempts: int = MAX_ATTEMPTS) -> T:
