@@ -9,6 +9,7 @@ a judge decides when one is given (its doubt quarantines) and which passes witho
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,21 @@ if TYPE_CHECKING:
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 ScreenJudge = Callable[[Sequence[tuple[str | None, str]]], Sequence[bool | None]]
+Lessons = Sequence[tuple[str | None, str]]
+
+
+class Trust(str, enum.Enum):
+    """Where a lesson comes from, as far as the screen is concerned.
+
+    Every write path passes its own (`memory.ingest`); the rules and exemplars here decide
+    alike at both levels.
+    """
+
+    NORMAL = "normal"
+    """Written or imported by the user, or distilled from a session that read only the project."""
+    LOW = "low"
+    """Written by the agent (MCP `record_lesson`), or distilled from a session that read
+    fetched web pages or files from outside the project."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +56,9 @@ class ScreenVerdict:
 class Screen(Protocol):
     """Screens (tag, text) pairs; one verdict each, in order."""
 
-    def screen_batch(self, lessons: Sequence[tuple[str | None, str]]) -> list[ScreenVerdict]: ...
+    def screen_batch(
+        self, lessons: Lessons, trust: Trust = Trust.NORMAL
+    ) -> list[ScreenVerdict]: ...
 
 
 ACCEPTED = ScreenVerdict(quarantined=False, reason="", kind=None)
@@ -75,7 +93,7 @@ _AGENT_CUE = re.compile(
 class RulesScreen:
     """The rules only: no model, cheap (what a write path uses when no model is wanted)."""
 
-    def screen_batch(self, lessons: Sequence[tuple[str | None, str]]) -> list[ScreenVerdict]:
+    def screen_batch(self, lessons: Lessons, trust: Trust = Trust.NORMAL) -> list[ScreenVerdict]:
         return [_rule_verdict(tag, text) or ACCEPTED for tag, text in lessons]
 
 
@@ -119,7 +137,7 @@ class ExemplarScreen:
             self._references = (vectors[: len(attacks)], vectors[len(attacks) :], kinds)
         return self._references
 
-    def screen_batch(self, lessons: Sequence[tuple[str | None, str]]) -> list[ScreenVerdict]:
+    def screen_batch(self, lessons: Lessons, trust: Trust = Trust.NORMAL) -> list[ScreenVerdict]:
         verdicts: list[ScreenVerdict | None] = [_rule_verdict(tag, text) for tag, text in lessons]
         # Only lessons in the agent-directed vocabulary can be decided by similarity: the
         # others are not embedded at all.
