@@ -144,9 +144,9 @@ class MemoryTools:
         except SkillMemoryError as error:
             raise ToolRefused(str(error)) from None
         origin = self.store.provenance("mcp", agent=self.agent).as_json()
-        reply = self._ask(
-            "add", {"skill": skill, "text": text, "tag": tag, "dry_run": False, "origin": origin}
-        )
+        # The agent wrote it: low trust, so a lesson asking for any action waits in review.
+        request = {"skill": skill, "text": text, "tag": tag, "dry_run": False, "origin": origin}
+        reply = self._ask("add", {**request, "trust": "low"})
         return _recorded(skill, reply)
 
     def rate_lesson(self, lesson_id: str, verdict: str, note: str | None = None) -> ToolAnswer:

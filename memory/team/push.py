@@ -24,12 +24,14 @@ from fireworks_skill_memory.index.table import sql_string
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.dedup.rules import DEFAULT_THRESHOLDS, Verdict, decide_pair
 from fireworks_skill_memory.memory.errors import NotFound
+from fireworks_skill_memory.memory.ingest import LessonScreen
 from fireworks_skill_memory.memory.redact.redactor import redact
 from fireworks_skill_memory.memory.retrieval.indexing import embed_lessons
 from fireworks_skill_memory.memory.retrieval.ranking import lesson_embedding_texts
+from fireworks_skill_memory.memory.screen.screen import Trust
 from fireworks_skill_memory.memory.store.ledger import read_ledger
 from fireworks_skill_memory.memory.store.lesson import Lesson, lesson_id
-from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Store
+from fireworks_skill_memory.memory.store.markdown_store import Store
 from fireworks_skill_memory.memory.store.provenance import resolve_author, utc_stamp
 from fireworks_skill_memory.memory.team.layer import update_state
 from fireworks_skill_memory.memory.team.remote import (
@@ -141,7 +143,7 @@ def _candidates(
         clean = Lesson(redact(lesson.text), lesson.tag, lesson.month, lesson.hit_count, scope)
         origin = {**record.provenance.as_json(), "author": author}
         pushable.append(Candidate(clean, f"{author}{SEP}{lesson.id}", json.dumps(origin)))
-    verdicts = screen.screen_batch([(c.lesson.tag, c.lesson.text) for c in pushable])
+    verdicts = screen.screen_batch([(c.lesson.tag, c.lesson.text) for c in pushable], Trust.NORMAL)
     kept = [c for c, verdict in zip(pushable, verdicts, strict=True) if not verdict.quarantined]
     report.screened_out += len(pushable) - len(kept)
     return kept
