@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings, load_settings
@@ -198,6 +199,39 @@ def test_concurrent_merges_lose_no_hit(
     assert len(rows) == 1
     assert rows[0].hits == 1 + 2 + 3 + 4
     assert sorted(rows[0].authors) == [f"m{i}@example.com" for i in range(4)]
+
+
+def test_push_asks_the_dedup_rules_about_the_nearest_rows_only(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many close team rows: the candidate's own wording is found by id, a new one is
+    weighed against the few nearest rows (NEAREST), not against every close row."""
+    from fireworks_skill_memory.memory.dedup.matcher import NEAREST
+    from fireworks_skill_memory.memory.dedup.rules import decide_pair
+    from fireworks_skill_memory.memory.retrieval.indexing import embed_lessons
+    from fireworks_skill_memory.memory.retrieval.ranking import lesson_embedding_texts
+
+    folder = {**env, "SKILL_MEMORY_TEAM_URI": str(tmp_path / "store")}
+    local = [("CI", LESSONS[0][1]), ("CI", "Pin the browser build the CI runners download")]
+    settings = seeded({**folder, "AI_MEMORY_HOME": str(tmp_path / "home")}, local)
+    embedder = FakeEmbedder()
+    close = [f"{LESSONS[0][1]}, variant {i}" for i in range(30)]
+    vector = embed_lessons(embedder, [lesson_embedding_texts("CI", LESSONS[0][1])])[0]
+    rows = [TeamRow(lesson_id(SKILL, t), SKILL, "CI", t, "2026-01", 1) for t in close]
+    rows.append(TeamRow(lesson_id(SKILL, LESSONS[0][1]), SKILL, "CI", LESSONS[0][1], "2026-01", 1))
+    table = TeamTable(settings, embedder.model_id, embedder.dimension)
+    table.write(rows, np.stack([vector] * len(rows)), [0] * len(rows))
+    asked: list[str] = []
+
+    def counting(existing: str, candidate: str, cosine: float) -> object:
+        asked.append(candidate)
+        return decide_pair(existing, candidate, cosine)
+
+    monkeypatch.setattr("fireworks_skill_memory.memory.team.push.decide_pair", counting)
+    report = push_all(settings)
+    assert (report["added"], report["merged"]) == (1, 1)
+    assert LESSONS[0][1] not in asked  # its own wording: found by id, no rule asked
+    assert 0 < len(asked) <= NEAREST
 
 
 @pytest.mark.slow
