@@ -3,8 +3,9 @@
 Only lessons whose ledger place is `knowledge` are pushed, redacted again and screened again.
 A lesson is counted once per author and local lesson (`<author>\\x1f<id>` in the row's
 contributions), so pushing twice adds nothing; a lesson that restates a team lesson (the same
-id, or a pair the dedup rules merge on their vectors) adds its HITs and author to that row
-instead of a copy. Updates are compare-and-swaps retried with backoff (`remote.retrying`).
+id, that is the same wording, found in an index; or one of the few nearest rows by vector that
+the dedup rules merge it with) adds its HITs and author to that row instead of a copy.
+Updates are compare-and-swaps retried with backoff (`remote.retrying`).
 
 Supersession travels the same way: a local lesson archived as "superseded by X" retires the
 team row it is counted in (or the row of the same wording, or a restatement of it) to state
