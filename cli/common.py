@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from fireworks_skill_memory.memory.config import Settings, load_settings
-from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Matcher, Store
+from fireworks_skill_memory.memory.store.markdown_store import Store
 
 if TYPE_CHECKING:
     from fireworks_skill_memory.memory.service.client import ServiceHealth
+    from fireworks_skill_memory.memory.ingest import Ingest, LessonScreen
+    from fireworks_skill_memory.memory.screen.screen import Trust
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -43,16 +45,32 @@ def store() -> Store:
     return Store(settings())
 
 
-def write_checks() -> tuple[Matcher, LessonScreen]:
-    """The dedup matcher and the poisoning screen of a write command, sharing one model.
+def write_screen() -> LessonScreen:
+    """The poisoning screen of a write command (the model loads on the first batch needing it)."""
+    from fireworks_skill_memory.memory.screen.screen import screen_for
+
+    return screen_for(settings(), _embedder())
+
+
+def ingest(source: str, *, trust: Trust | None = None, dry_run: bool = False) -> Ingest:
+    """The write pipeline of a command: the semantic matcher and the poisoning screen sharing
+    one model, at `trust` (default: normal), lessons recorded as from `source`.
 
     Nothing loads here: the model loads on the first lesson that needs an embedding.
     """
     from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
-    from fireworks_skill_memory.memory.screen.screen import screen_for
+    from fireworks_skill_memory.memory.ingest import Ingest
+    from fireworks_skill_memory.memory.screen.screen import Trust, screen_for
 
     embedder = _embedder()
-    return SemanticMatcher(embedder), screen_for(settings(), embedder)
+    return Ingest(
+        store=store(),
+        screen=screen_for(settings(), embedder),
+        trust=trust or Trust.NORMAL,
+        source=source,
+        matcher=SemanticMatcher(embedder),
+        dry_run=dry_run,
+    )
 
 
 def with_provenance(rows: list[dict[str, object]]) -> list[dict[str, object]]:

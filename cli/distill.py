@@ -45,11 +45,8 @@ def flush_distilled(
             )
         _flush_sections(skill, session, max_lessons, include_checkpoints, keep_checkpoints, as_json)
         return
-    from fireworks_skill_memory.memory.distill.worker import (
-        DistillFailed,
-        distill_session,
-        distill_summary,
-    )
+    from fireworks_skill_memory.memory.distill.result import DistillFailed
+    from fireworks_skill_memory.memory.distill.run import distill_session, distill_summary
 
     session_id = _session_id(session) if session is not None else None
     if session is not None and session_id is not None:
@@ -79,14 +76,14 @@ def flush_distilled(
                 "status": result.status,
                 "reason": result.reason,
                 "candidates": len(result.candidates),
-                "stored": [outcome.as_json() for outcome in result.outcomes],
+                "stored": [report.as_json() for report in result.reports],
                 "cleared_checkpoints": cleared,
                 "tokens": {"input": result.input_tokens, "output": result.output_tokens},
                 "calls": result.calls,
             }
         )
         return
-    print_outcomes(skill, [outcome.as_json() for outcome in result.outcomes])
+    print_outcomes(skill, [report.as_json() for report in result.reports])
     click.echo(
         f"distilled {len(result.candidates)} candidate lessons "
         f"({result.calls} calls, {result.input_tokens} in / {result.output_tokens} out tokens)"
@@ -156,20 +153,21 @@ def _flush_sections(
     as_json: bool,
 ) -> None:
     """`flush --session latest` without --distill: lesson sections of the assistant's text."""
-    from fireworks_skill_memory.cli.common import write_checks
+    from fireworks_skill_memory.cli.common import ingest
     from fireworks_skill_memory.memory.distill.flush import flush_explicit
+    from fireworks_skill_memory.memory.distill.material import digest_trust
     from fireworks_skill_memory.memory.sessions.readers import read_session
 
     digest = read_session(rollout)
-    memory = store()
+    trust, _ = digest_trust(digest)  # the session's own text: low when it read the web
+    pipeline = ingest("flush", trust=trust)
     result = flush_explicit(
-        memory,
+        pipeline,
         skill,
         "\n\n".join(digest.assistant_texts),
         max_lessons=max_lessons,
         include_checkpoints=include_checkpoints,
         keep_checkpoints=keep_checkpoints,
-        checks=write_checks(),
-        origin=memory.provenance("flush", agent="codex", session=digest.session_id),
+        origin=pipeline.store.provenance("flush", agent="codex", session=digest.session_id),
     )
     report_flush(skill, result, as_json, source=rollout)

@@ -8,6 +8,7 @@ import click
 
 from fireworks_skill_memory.cli.common import (
     emit_json,
+    ingest,
     json_option,
     settings,
     skill_option,
@@ -15,7 +16,7 @@ from fireworks_skill_memory.cli.common import (
     text_argument,
     via_service,
     with_provenance,
-    write_checks,
+    write_screen,
 )
 from fireworks_skill_memory.cli.report import describe, report_flush
 from fireworks_skill_memory.memory.errors import InvalidInput
@@ -63,11 +64,10 @@ def add(
     }
     reply = via_service("add", request, warm=True) if len(body) <= 4 * 2000 else None
     if reply is None:
-        matcher, screen = write_checks()
-        outcome = store().add(
-            scope, body, tag, matcher=matcher, screen=screen, origin=origin, dry_run=dry_run
-        )
-        reply = outcome.as_json()
+        from fireworks_skill_memory.memory.ingest import LessonCandidate
+
+        candidate = LessonCandidate(body, scope, tag, provenance=origin)
+        reply = ingest("add", dry_run=dry_run).add(candidate).as_json()
     if as_json:
         emit_json({"dry_run": dry_run, **reply})
     else:
@@ -225,13 +225,12 @@ def flush(
 
         text = read_summary(summary_file, from_stdin)
     result = flush_explicit(
-        store(),
+        ingest("flush"),
         skill,
         text,
         max_lessons=max_lessons,
         include_checkpoints=include_checkpoints,
         keep_checkpoints=keep_checkpoints,
-        checks=write_checks(),
     )
     report_flush(skill, result, as_json)
 
@@ -286,8 +285,7 @@ def import_legacy(dry_run: bool, as_json: bool) -> None:
     """Import lessons from the legacy ~/.claude/skills/<skill>/KNOWLEDGE.md files."""
     from fireworks_skill_memory.memory.store.legacy import import_legacy as run_import
 
-    _, screen = write_checks()
-    results = run_import(store(), dry_run=dry_run, screen=screen)
+    results = run_import(store(), write_screen(), dry_run=dry_run)
     if as_json:
         emit_json(
             [

@@ -3,6 +3,7 @@ moves that settle them (approve, reject, restore, archive)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 
 import click
@@ -27,6 +28,8 @@ def _scope(skill: str | None) -> str | None:
 def review(ctx: click.Context, skill: str | None, everything: bool, as_json: bool) -> None:
     """List lessons that need a person: quarantined, superseded, disputed, contested, unverified.
 
+    Lessons `team pull` quarantined are listed too, labelled team.
+
     \b
     Examples:
       skill-memory review
@@ -37,9 +40,13 @@ def review(ctx: click.Context, skill: str | None, everything: bool, as_json: boo
     """
     if ctx.invoked_subcommand is not None:
         return
-    from fireworks_skill_memory.memory.store.review import review_items
+    from fireworks_skill_memory.memory.store.review import review_items, team_quarantine
+    from fireworks_skill_memory.memory.team.layer import team_store
 
-    items = review_items(store(), _scope(skill), scopes=skill is None, everything=everything)
+    scope, config = _scope(skill), settings()
+    items = review_items(store(), scope, scopes=skill is None, everything=everything)
+    if os.path.isdir(config.team_dir):
+        items += team_quarantine(team_store(config), scope, scopes=skill is None)
     if as_json:
         emit_json({"items": [item.as_json() for item in items]})
         return
@@ -48,9 +55,12 @@ def review(ctx: click.Context, skill: str | None, everything: bool, as_json: boo
     for item in items:
         data = item.as_json()
         lesson = item.lesson
-        scope = lesson.skill or "global"
-        click.echo(f"{item.status.upper():<12} {scope}  {item.id}  [{lesson.tag}] {lesson.text}")
+        where = lesson.skill or "global"
+        where = f"team:{where}" if item.layer == "team" else where
+        click.echo(f"{item.status.upper():<12} {where}  {item.id}  [{lesson.tag}] {lesson.text}")
         click.echo(f"  why: {item.reason}" + (f" ({item.date})" if item.date else ""))
+        if item.layer == "team":
+            click.echo("  (the pulled team layer: never injected; settle it in the team table)")
         origin = data["provenance"]
         if isinstance(origin, Mapping):
             click.echo(f"  from: {_origin(origin)}")

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.distill.material import read_transcript, session_folder
 from fireworks_skill_memory.memory.distill.request import (
     DISTILL_SCHEMA,
     JUDGE_SCHEMA_NAME,
@@ -30,15 +31,10 @@ from fireworks_skill_memory.memory.distill.request import (
     parse_judge,
     parse_response,
 )
+from fireworks_skill_memory.memory.distill.result import DistillResult
+from fireworks_skill_memory.memory.distill.run import distill_session
 from fireworks_skill_memory.memory.distill.spawn import spawn_worker
-from fireworks_skill_memory.memory.distill.worker import (
-    STATE_FILE,
-    DistillResult,
-    distill_session,
-    read_transcript,
-    session_folder,
-    utc_day,
-)
+from fireworks_skill_memory.memory.distill.state import STATE_FILE, utc_day
 from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex, scope_of
 from fireworks_skill_memory.memory.sessions.readers import (
     SessionDigest,
@@ -746,7 +742,7 @@ def test_flush_distill_failure_exits_1(
     cli: Any, tmp_path: Path, server: FakeMessagesServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cli_env(cli, server, monkeypatch)
-    monkeypatch.setattr("fireworks_skill_memory.memory.distill.worker.BACKEND_ATTEMPTS", 1)
+    monkeypatch.setattr("fireworks_skill_memory.memory.distill.spend.BACKEND_ATTEMPTS", 1)
     server.set_responder(sequence_script(MalformedReply()))
     summary = tmp_path / "summary.md"
     summary.write_text("text")

@@ -26,7 +26,8 @@ from fireworks_skill_memory.memory.distill.request import (
     parse_ratings,
     parse_response,
 )
-from fireworks_skill_memory.memory.distill.worker import DistillResult, distill_session
+from fireworks_skill_memory.memory.distill.result import DistillResult
+from fireworks_skill_memory.memory.distill.run import distill_session
 from fireworks_skill_memory.memory.retrieval.records import Hit, Injection
 from fireworks_skill_memory.memory.retrieval.usage import (
     injected_in_session,

@@ -112,6 +112,7 @@ def test_legacy_import_reports_the_lines_it_leaves_behind(
     cli: CliInvoker, env: dict[str, str]
 ) -> None:
     from fireworks_skill_memory.memory.config import load_settings
+    from fireworks_skill_memory.memory.screen import RULES_SCREEN
     from fireworks_skill_memory.memory.store.legacy import import_legacy
     from fireworks_skill_memory.memory.store.markdown_store import Store
 
@@ -120,7 +121,7 @@ def test_legacy_import_reports_the_lines_it_leaves_behind(
     legacy = Path(env["HOME"]) / ".claude" / "skills" / "alpha" / "KNOWLEDGE.md"
     legacy.parent.mkdir(parents=True)
     legacy.write_bytes(b"# alpha\n\n- [A] a legacy lesson\n" + LATIN1_LINE + b"\n")
-    (result,) = import_legacy(store)
+    (result,) = import_legacy(store, RULES_SCREEN)
     assert result.copied == 1
     assert [line.number for line in result.not_copied] == [4]
     assert LATIN1_LINE not in Path(store.knowledge_path("alpha")).read_bytes()

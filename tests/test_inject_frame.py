@@ -7,7 +7,6 @@ frame) and come out through `inject` (no task: `retriever.inject_for`; the hook'
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import json
 import unicodedata
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 from fireworks_skill_memory.hooks.fallback import lexical_injection
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import InvalidLesson
+from fireworks_skill_memory.memory.redact.redactor import redact
 from fireworks_skill_memory.memory.retrieval.inject import frame
 from fireworks_skill_memory.memory.retrieval.inject_text import (
     BEGIN,
@@ -30,7 +30,7 @@ from fireworks_skill_memory.memory.retrieval.inject_text import (
 )
 from fireworks_skill_memory.memory.retrieval.records import Hit
 from fireworks_skill_memory.memory.retrieval.retriever import inject_for
-from fireworks_skill_memory.memory.store.lesson import Lesson
+from fireworks_skill_memory.memory.store.lesson import Lesson, clean_text, new_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.conftest import CliInvoker
 
@@ -143,13 +143,15 @@ def assert_framed(text: str, bullets: int | None = None) -> list[str]:
 
 
 def add(store: Store, skill: str | None, text: str, tag: str | None) -> Lesson | None:
-    """`Store.add` with the screen bypassed; None when the store refuses the text itself."""
-    screen = {"screen": None} if "screen" in inspect.signature(Store.add).parameters else {}
+    """A lesson written into KNOWLEDGE.md as a hand edit would be, so the poisoning screen
+    is not asked (the frame must hold whatever is there); None when the text itself is
+    refused."""
     try:
-        outcome = store.add(skill, text, tag, matcher=None, **screen)  # type: ignore[arg-type]
+        lesson = new_lesson(redact(clean_text(text)), skill=skill, month=store.month(), tag=tag)
     except InvalidLesson:
         return None
-    return outcome.lesson
+    store.update(skill, lambda doc: doc.append(lesson))
+    return lesson
 
 
 # ---- through the store and inject ---------------------------------------------------------

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.ingest import Ingest, LessonCandidate
+from fireworks_skill_memory.memory.screen.screen import Trust
 from fireworks_skill_memory.memory.store import review
 from fireworks_skill_memory.memory.store.archive import (
     QUARANTINE_FILE,
@@ -21,7 +23,9 @@ from fireworks_skill_memory.memory.store.archive import (
 from fireworks_skill_memory.memory.store.ledger import ledger_path, read_ledger
 from fireworks_skill_memory.memory.store.lesson import Lesson, normalize_for_id
 from fireworks_skill_memory.memory.store.markdown_store import (
+    AddOutcome,
     Match,
+    Matcher,
     Store,
     exact_matcher,
 )
@@ -40,11 +44,34 @@ class Verdict:
 class WordScreen:
     """Quarantines any lesson holding POISON_WORD (the real screen has its own tests)."""
 
-    def screen_batch(self, lessons: Sequence[tuple[str | None, str]]) -> list[Verdict]:
+    def screen_batch(
+        self, lessons: Sequence[tuple[str | None, str]], trust: Trust
+    ) -> list[Verdict]:
         return [
             Verdict(True, "test rule") if POISON_WORD in text else Verdict(False, "")
             for _, text in lessons
         ]
+
+
+def screened(
+    store: Store,
+    skill: str,
+    text: str,
+    *,
+    matcher: Matcher = exact_matcher,
+    origin: Provenance | None = None,
+    dry_run: bool = False,
+) -> AddOutcome:
+    """One lesson through the write pipeline with the stand-in screen."""
+    pipeline = Ingest(
+        store=store,
+        screen=WordScreen(),
+        trust=Trust.NORMAL,
+        source="add",
+        matcher=matcher,
+        dry_run=dry_run,
+    )
+    return pipeline.add(LessonCandidate(text, skill, provenance=origin)).outcome
 
 
 @pytest.fixture
@@ -136,7 +163,7 @@ def test_unreadable_ledger_lines_are_kept(authored: Settings) -> None:
 def test_the_screen_quarantines_and_nothing_else_sees_the_lesson(authored: Settings) -> None:
     store = Store(authored)
     store.add(SKILL, "A normal lesson about tests")
-    outcome = store.add(SKILL, f"Always {POISON_WORD} the keys", screen=WordScreen())
+    outcome = screened(store, SKILL, f"Always {POISON_WORD} the keys")
     assert outcome.action == "quarantined"
     assert outcome.reason == "test rule"
     assert outcome.as_json()["decision"] == "quarantined"
@@ -146,14 +173,14 @@ def test_the_screen_quarantines_and_nothing_else_sees_the_lesson(authored: Setti
     assert held.reason == "quarantined: test rule"
     record = read_ledger(authored, SKILL).get(held.lesson.id)
     assert record is not None and record.place == "quarantine"
-    again = store.add(SKILL, f"Always {POISON_WORD} the keys", screen=WordScreen())
+    again = screened(store, SKILL, f"Always {POISON_WORD} the keys")
     assert again.action == "quarantined"
     assert len(read_archive(authored, SKILL, QUARANTINE_FILE)) == 1  # kept once
 
 
 def test_a_dry_run_quarantine_writes_nothing(authored: Settings) -> None:
     store = Store(authored)
-    outcome = store.add(SKILL, f"{POISON_WORD} it", screen=WordScreen(), dry_run=True)
+    outcome = screened(store, SKILL, f"{POISON_WORD} it", dry_run=True)
     assert outcome.action == "quarantined"
     assert not Path(archive_path(authored, SKILL, QUARANTINE_FILE)).exists()
 
@@ -161,8 +188,8 @@ def test_a_dry_run_quarantine_writes_nothing(authored: Settings) -> None:
 def test_review_lists_approves_and_rejects(authored: Settings) -> None:
     store = Store(authored)
     origin = store.provenance("distill", session="s-9")
-    held = store.add(SKILL, f"Never {POISON_WORD} anything", screen=WordScreen(), origin=origin)
-    other = store.add("other", f"Please {POISON_WORD} it", screen=WordScreen())
+    held = screened(store, SKILL, f"Never {POISON_WORD} anything", origin=origin)
+    other = screened(store, "other", f"Please {POISON_WORD} it")
     (item, other_item) = review.review_items(store)
     assert (item.status, item.id, item.reason) == ("quarantined", held.lesson.id, "test rule")
     assert item.as_json()["provenance"] == origin.as_json()
@@ -175,7 +202,7 @@ def test_review_lists_approves_and_rejects(authored: Settings) -> None:
     record = read_ledger(authored, SKILL).get(held.lesson.id)
     assert record is not None and record.provenance == origin and record.place == "knowledge"
     # an approved lesson offered again is not held back a second time
-    assert store.add(SKILL, f"Never {POISON_WORD} anything", screen=WordScreen()).action == "merged"
+    assert screened(store, SKILL, f"Never {POISON_WORD} anything").action == "merged"
 
     review.reject(store, other.lesson.id)
     assert read_archive(authored, "other", QUARANTINE_FILE) == []
@@ -274,7 +301,7 @@ def test_a_random_history_loses_no_lesson(authored: Settings) -> None:
                 matcher = supersede(target.text)
             else:
                 matcher = exact_matcher  # type: ignore[assignment]
-            outcome = store.add(SKILL, text, matcher=matcher, screen=WordScreen())  # type: ignore[arg-type]
+            outcome = screened(store, SKILL, text, matcher=matcher)  # type: ignore[arg-type]
             written.add(normalize_for_id(outcome.lesson.text))
             written.add(normalize_for_id(text))
         elif move < 0.7:

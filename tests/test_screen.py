@@ -17,7 +17,6 @@ from fireworks_skill_memory.memory.screen import (
     RULES_SCREEN,
     ScreenVerdict,
     Trust,
-    TrustedScreen,
     make_screen_judge,
 )
 from fireworks_skill_memory.memory.screen.effects import host_class
@@ -287,7 +286,7 @@ def test_low_trust_holds_a_lesson_with_an_action_for_review() -> None:
     assert [v.quarantined for v in low] == [True, False]
     assert low[0].reason.startswith("low trust:")
     url = "The pricing table is at https://docs.vendor.example/pricing."
-    assert TrustedScreen(RULES_SCREEN, Trust.LOW).screen_batch([(None, url)])[0].quarantined
+    assert RULES_SCREEN.screen_batch([(None, url)], Trust.LOW)[0].quarantined
 
 
 def test_session_trust_from_tool_calls() -> None:

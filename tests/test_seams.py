@@ -292,7 +292,7 @@ STAMPED = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d (.*)$")
 
 def test_the_hooks_and_the_distiller_write_one_log_format(settings: Settings) -> None:
     from fireworks_skill_memory.hooks.runtime import log_note
-    from fireworks_skill_memory.memory.distill.worker import log_line
+    from fireworks_skill_memory.memory.distill.state import log_line
 
     log_note("hook PreToolUse: a bad payload")
     log_line(settings, "skipped: too few tool calls")

@@ -10,6 +10,7 @@ import pytest
 
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import InvalidLesson, InvalidSkillName
+from fireworks_skill_memory.memory.screen import RULES_SCREEN
 from fireworks_skill_memory.memory.store.legacy import import_legacy
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
@@ -122,10 +123,10 @@ def test_legacy_files_are_read_then_imported(store: Store, settings: Settings) -
     assert [info.skill for info in store.skills()] == ["old-skill"]
     assert store.skills()[0].legacy
     assert [lesson.text for lesson in store.lessons("old-skill")] == ["legacy lesson"]
-    results = import_legacy(store)
+    results = import_legacy(store, RULES_SCREEN)
     assert [(r.skill, r.copied) for r in results] == [("old-skill", 1)]
     assert Path(store.knowledge_path("old-skill")).read_text() == legacy.read_text()
-    assert import_legacy(store)[0].copied == 0
+    assert import_legacy(store, RULES_SCREEN)[0].copied == 0
 
 
 def test_adding_to_a_legacy_only_skill_keeps_its_lessons(store: Store, settings: Settings) -> None:

@@ -19,15 +19,11 @@ import pytest
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
 from fireworks_skill_memory.memory.errors import LockTimeout
+from fireworks_skill_memory.memory.ingest import MAX_DECISIONS
 from fireworks_skill_memory.memory.store.archive import archive_path, read_archive
 from fireworks_skill_memory.memory.store.files import locked
 from fireworks_skill_memory.memory.store.lesson import Lesson
-from fireworks_skill_memory.memory.store.markdown_store import (
-    MAX_DECISIONS,
-    Match,
-    Store,
-    exact_matcher,
-)
+from fireworks_skill_memory.memory.store.markdown_store import Match, Store, exact_matcher
 from fireworks_skill_memory.models.embedders import EmbeddingModel
 from tests.conftest import CliInvoker, FakeEmbedder
 

@@ -1,1 +1,1 @@
-"""Turning a finished session into lessons: request, worker, flush."""
+"""Turning a finished session into lessons: material, request, run, spend, state, worker, flush."""

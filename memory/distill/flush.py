@@ -9,13 +9,7 @@ from fireworks_skill_memory.memory.distill.sections import (
     extract_lessons,
     unique,
 )
-from fireworks_skill_memory.memory.store.markdown_store import (
-    AddOutcome,
-    LessonScreen,
-    Matcher,
-    Store,
-    exact_matcher,
-)
+from fireworks_skill_memory.memory.ingest import Ingest, IngestReport, LessonCandidate
 from fireworks_skill_memory.memory.store.provenance import Provenance
 
 
@@ -24,35 +18,34 @@ class FlushResult:
     """What a flush stored, and how many checkpoint notes it cleared."""
 
     skill: str
-    outcomes: list[AddOutcome]
+    outcomes: list[IngestReport]
     found: int
     cleared_checkpoints: int
 
 
 def flush_explicit(
-    store: Store,
+    ingest: Ingest,
     skill: str,
     summary: str,
     *,
     max_lessons: int = 3,
     include_checkpoints: bool = False,
     keep_checkpoints: bool = False,
-    checks: tuple[Matcher | None, LessonScreen | None] = (exact_matcher, None),
     origin: Provenance | None = None,
 ) -> FlushResult:
     """Store up to `max_lessons` lessons found in the summary's lesson sections.
 
-    `checks` are the dedup matcher and the poisoning screen; `origin` the lessons'
-    provenance (default: `flush`, now).
+    They go through `ingest` (its screen and matcher); `origin` is their provenance
+    (default: the pipeline's source, now).
     """
+    store = ingest.store
     found = extract_lessons(summary)
     if include_checkpoints:
         found = unique([*found, *(ExplicitLesson(c.note) for c in store.checkpoints(skill))])
-    matcher, screen = checks
-    origin = origin or store.provenance("flush")
-    outcomes = [
-        store.add(skill, lesson.text, lesson.tag, matcher=matcher, screen=screen, origin=origin)
+    candidates = [
+        LessonCandidate(lesson.text, skill, lesson.tag, provenance=origin)
         for lesson in found[:max_lessons]
     ]
+    outcomes = ingest.run(candidates)
     cleared = 0 if keep_checkpoints else store.clear_checkpoints(skill)
     return FlushResult(skill, outcomes, len(found), cleared)

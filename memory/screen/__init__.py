@@ -7,7 +7,6 @@ from fireworks_skill_memory.memory.screen.screen import (
     ScreenJudge,
     ScreenVerdict,
     Trust,
-    TrustedScreen,
     screen_for,
 )
 
@@ -17,7 +16,6 @@ __all__ = [
     "ScreenJudge",
     "ScreenVerdict",
     "Trust",
-    "TrustedScreen",
     "make_screen_judge",
     "screen_for",
 ]

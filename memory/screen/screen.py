@@ -211,15 +211,3 @@ def rules_screen(judge: ScreenJudge | None = None, *, judge_actions: bool = Fals
         raise AssertionError("a rules-only screen embeds nothing")
 
     return EffectScreen(no_model, judge, judge_actions=judge_actions, learned=False)
-
-
-class TrustedScreen:
-    """A screen that screens every batch at one trust level (for seams without a trust
-    argument, such as `Store.add`)."""
-
-    def __init__(self, screen: Screen, trust: Trust) -> None:
-        self.screen = screen
-        self.trust = trust
-
-    def screen_batch(self, lessons: Lessons, trust: Trust | None = None) -> list[ScreenVerdict]:
-        return self.screen.screen_batch(lessons, trust or self.trust)

@@ -41,11 +41,12 @@ from fireworks_skill_memory.memory.service.protocol import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from fireworks_skill_memory.memory.ingest import LessonScreen
     from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
     from fireworks_skill_memory.memory.retrieval.ranking import Features
     from fireworks_skill_memory.memory.retrieval.records import Hit, Injection
     from fireworks_skill_memory.memory.retrieval.retriever import ScopeCandidates, Task
-    from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Matcher, Store
+    from fireworks_skill_memory.memory.store.markdown_store import Matcher, Store
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 log = logging.getLogger("skill-memory.service")
@@ -460,28 +461,26 @@ def _op_feedback(
 def _op_add(
     service: Service, retriever: ServiceRetriever, request: dict[str, Any]
 ) -> dict[str, Any]:
-    from fireworks_skill_memory.memory.store.skill_names import validate_skill
-
-    skill = request.get("skill")
-    scope = validate_skill(skill) if isinstance(skill, str) else None
-    from fireworks_skill_memory.memory.screen.screen import Trust, TrustedScreen
+    from fireworks_skill_memory.memory.ingest import Ingest, LessonCandidate, request_trust
     from fireworks_skill_memory.memory.store.provenance import Provenance
 
-    tag = request.get("tag")
-    screen: LessonScreen = service._screen
-    if request.get("trust") == Trust.LOW.value:  # the agent's own lesson (MCP record_lesson)
-        screen = TrustedScreen(service._screen, Trust.LOW)  # type: ignore[arg-type]
-    outcome = retriever.store.add(
-        scope,
-        str(request.get("text", "")),
-        tag if isinstance(tag, str) else None,
+    skill, tag = request.get("skill"), request.get("tag")
+    origin = Provenance.from_json(request.get("origin"))
+    ingest = Ingest(
+        store=retriever.store,
+        screen=service._screen,
+        trust=request_trust(request.get("trust"), origin),
+        source="add",
         matcher=service._matcher,
-        screen=screen,
-        origin=Provenance.from_json(request.get("origin")),
         dry_run=bool(request.get("dry_run", False)),
     )
-    result: dict[str, Any] = outcome.as_json()
-    return result
+    candidate = LessonCandidate(
+        str(request.get("text", "")),
+        skill if isinstance(skill, str) else None,
+        tag if isinstance(tag, str) else None,
+        provenance=origin,
+    )
+    return ingest.add(candidate).as_json()
 
 
 def _op_sync(

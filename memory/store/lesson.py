@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from fireworks_skill_memory.memory.errors import InvalidLesson
 
@@ -45,9 +46,9 @@ class Lesson:
     hits: int | None = None
     skill: str | None = None
 
-    @property
+    @cached_property
     def id(self) -> str:
-        """Stable short id: derived from the scope and the normalized text."""
+        """Stable short id: derived from the scope and the normalized text (computed once)."""
         return lesson_id(self.skill, self.text)
 
     @property

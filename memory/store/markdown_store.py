@@ -2,18 +2,18 @@
 
 Markdown is the source of truth. Reads never create anything; every write takes the
 file's lock, re-reads, changes, evicts over the limit, and replaces the file atomically.
-No lock is held while a matcher decides (it may load a model, embed or ask an LLM): `add`
-decides on the lessons as read and replays the decision under the lock.
+The store persists decisions made before it is called: lessons come in through
+`memory.ingest.Ingest` (clean, redact, screen, decide with no lock held), which hands
+`commit` the decided candidates and `shelve` the ones the screen stopped.
 """
 
 from __future__ import annotations
 
+import enum
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import partial
-from typing import Protocol
 
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import InvalidInput, InvalidLesson, NotFound
@@ -43,8 +43,6 @@ from fireworks_skill_memory.memory.store.ledger import (
 )
 from fireworks_skill_memory.memory.store.lesson import (
     Lesson,
-    clean_text,
-    new_lesson,
     normalize_for_id,
 )
 from fireworks_skill_memory.memory.store.provenance import Provenance, provenance, utc_stamp
@@ -53,6 +51,14 @@ from fireworks_skill_memory.memory.store.skill_names import (
     skill_from_dirname,
     validate_skill,
 )
+
+
+class OnMatch(enum.Enum):
+    """What a candidate that matches a lesson does to it (the entry point's policy)."""
+
+    CONFIRM = "confirm"  # a restatement: HIT + 1, month refreshed, the clearer wording kept
+    REPLACE = "replace"  # a mirror (the team layer): the candidate replaces its twin as it is
+    KEEP = "keep"  # an import: the lesson already there stays exactly as it is
 
 
 @dataclass(frozen=True)
@@ -76,36 +82,19 @@ class Match:
 
 Matcher = Callable[[Sequence[Lesson], Lesson], Match]
 
-
-class ScreenResult(Protocol):
-    """What the poisoning screen says about one lesson (`memory.screen.ScreenVerdict`)."""
-
-    @property
-    def quarantined(self) -> bool: ...
-
-    @property
-    def reason(self) -> str: ...
-
-
-class LessonScreen(Protocol):
-    """The poisoning screen as the store uses it: (tag, text) pairs in, one verdict each."""
-
-    def screen_batch(self, lessons: Sequence[tuple[str | None, str]]) -> Sequence[ScreenResult]:
-        """One verdict per lesson, in order."""
-        ...
-
-
 # The ledger reason of a lesson a review approved out of the quarantine.
 APPROVED = "approved in review"
-# How many times `Store.add` decides (outside the lock) before it settles for exact matching.
-MAX_DECISIONS = 4
 
 
 @dataclass(frozen=True)
 class AddOutcome:
-    """What `Store.add` did with one candidate lesson."""
+    """What the store did with one candidate lesson.
 
-    action: str  # "added", "merged" or "quarantined"
+    `action`: "added", "merged" (into `merged_from`), "replaced" (a mirrored lesson took its
+    twin's place), "unchanged" (kept as it was) or "quarantined".
+    """
+
+    action: str
     lesson: Lesson
     reason: str
     similarity: float | None = None
@@ -141,6 +130,31 @@ class AddOutcome:
             "quarantined_to": self.quarantined_to,
             "provenance": None if self.provenance is None else self.provenance.as_json(),
         }
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A decided candidate for `Store.commit`.
+
+    `resolve` gives the match on the lessons as they are under the lock (a replay of a
+    decision made before, or a text comparison); it may raise to abandon the whole commit
+    before anything is written. `mark` is the ledger reason an added lesson gets.
+    """
+
+    lesson: Lesson
+    origin: Provenance
+    resolve: Callable[[Sequence[Lesson]], Match]
+    on_match: OnMatch = OnMatch.CONFIRM
+    mark: str | None = None
+
+
+@dataclass(frozen=True)
+class Held:
+    """A lesson the screen stopped, for `Store.shelve`."""
+
+    lesson: Lesson
+    reason: str
+    origin: Provenance
 
 
 RATINGS = ("helped", "confirmed", "irrelevant", "wrong")
@@ -209,48 +223,6 @@ def exact_matcher(existing: Sequence[Lesson], candidate: Lesson) -> Match:
     return Match(None, "new")
 
 
-@dataclass(frozen=True)
-class Decision:
-    """A matcher's verdict and the ids of the lessons it was made against."""
-
-    match: Match
-    seen: frozenset[str]
-
-
-class _Stale(Exception):
-    """The lessons changed since the decision in a way that needs a new one."""
-
-
-def decide(matcher: Matcher | None, lessons: Sequence[Lesson], candidate: Lesson) -> Decision:
-    """The matcher's verdict on the candidate against these lessons (no matcher: new)."""
-    match = matcher(lessons, candidate) if matcher is not None else Match(None, "new")
-    return Decision(match, frozenset(lesson.id for lesson in lessons))
-
-
-def replay(
-    decision: Decision, candidate: Lesson, current: Sequence[Lesson], *, exact_only: bool = False
-) -> Match:
-    """`decision` on the lessons as they are now, without calling the matcher again.
-
-    An exact-text twin wins (as in every matcher); a merge holds while its target exists;
-    "new" holds while no lesson appeared that the decision did not see. Otherwise `_Stale`,
-    or with `exact_only` (the last resort) the candidate is added.
-    """
-    exact = exact_matcher(current, candidate)
-    target = decision.match.target_id
-    if exact.target_id is not None and exact.target_id != target:
-        return exact
-    if target is not None and any(lesson.id == target for lesson in current):
-        return decision.match
-    if not exact_only and (
-        target is not None or any(lesson.id not in decision.seen for lesson in current)
-    ):
-        raise _Stale
-    if target is not None:
-        return Match(None, "merge target changed meanwhile")
-    return decision.match
-
-
 def folded_wording(kept: str, candidate: Lesson, target: Lesson) -> tuple[Lesson, ...]:
     """The merged lessons whose wording is not `kept` (the candidate first), redacted."""
     seen = {normalize_for_id(kept)}
@@ -261,6 +233,18 @@ def folded_wording(kept: str, candidate: Lesson, target: Lesson) -> tuple[Lesson
             seen.add(normalize_for_id(text))
             folded.append(replace(lesson, text=text))
     return tuple(folded)
+
+
+def _archived_by(outcome: AddOutcome, today: str) -> list[ArchivedLesson]:
+    """What an outcome sends to ARCHIVE.md: wording a merge folded in, a superseded lesson."""
+    items = [
+        ArchivedLesson(lesson, f"merged into {outcome.lesson.id}", today)
+        for lesson in outcome.folded
+    ]
+    if outcome.superseded is not None:
+        reason = f"superseded by {outcome.lesson.id}: {outcome.reason}"
+        items.append(ArchivedLesson(outcome.superseded, reason, today))
+    return items
 
 
 @dataclass
@@ -494,71 +478,140 @@ class Store:
         tag: str | None = None,
         *,
         matcher: Matcher | None = exact_matcher,
-        screen: LessonScreen | None = None,
         origin: Provenance | None = None,
         dry_run: bool = False,
     ) -> AddOutcome:
-        """Add one lesson, or merge it into the lesson it restates (HIT + 1).
+        """One lesson through the write pipeline (`memory.ingest.Ingest`), as `add` writes it
+        but with the rules screen only (no model): a convenience for scripts and tests."""
+        from fireworks_skill_memory.memory.ingest import Ingest, LessonCandidate
+        from fireworks_skill_memory.memory.screen.screen import RULES_SCREEN, Trust
 
-        With a `screen`, a lesson it flags goes to the quarantine instead (never merged,
-        never injected). `origin` is the lesson's provenance (default: `add`, now).
-        The matcher and the screen may load a model, embed or ask an LLM, so they run with
-        no lock held, on the lessons as read; under the lock the decision is replayed on
-        the lessons as they are then (`replay`), and made again outside the lock when they
-        changed in a way that matters. `matcher=None` adds without looking for a twin.
-        """
-        if skill is not None:
-            validate_skill(skill)
-        candidate = new_lesson(redact(clean_text(text)), skill=skill, month=self.month(), tag=tag)
-        origin = origin or self.provenance("add")
-        if screen is not None and not self._approved(skill, candidate):
-            (verdict,) = screen.screen_batch([(candidate.tag, candidate.text)])
-            if verdict.quarantined:
-                return self.quarantine(candidate, verdict.reason, origin, dry_run=dry_run)
-        if dry_run:
-            doc = self.read(skill)
-            return self._apply(doc, candidate, decide(matcher, doc.lessons(), candidate).match)
-        if matcher is None or matcher is exact_matcher:
-            # deciding is a text comparison: decide under the lock, on the lessons as they are
-            return self._commit(
-                candidate, origin, lambda now: decide(matcher, now, candidate).match
-            )
-        decision = None
-        for _ in range(MAX_DECISIONS):
-            decision = decide(matcher, self.lessons(skill), candidate)  # no lock held
-            try:
-                return self._commit(candidate, origin, partial(replay, decision, candidate))
-            except _Stale:
-                continue
-        # The file changed under every decision: keep the last one as far as it still holds,
-        # with exact-text matching only. The lesson is never lost.
-        assert decision is not None
-        return self._commit(
-            candidate, origin, partial(replay, decision, candidate, exact_only=True)
+        ingest = Ingest(
+            store=self,
+            screen=RULES_SCREEN,
+            trust=Trust.NORMAL,
+            source="add",
+            matcher=matcher,
+            dry_run=dry_run,
         )
+        return ingest.add(LessonCandidate(text, skill, tag, provenance=origin)).outcome
+
+    def commit(
+        self, skill: str | None, placements: Sequence[Placement], held: Sequence[Held] = ()
+    ) -> list[AddOutcome]:
+        """Persist the decided candidates of one scope, and the ones the screen stopped, in one
+        locked, atomic write; one outcome each (placements first).
+
+        Under the lock every placement is resolved on the lessons as they are then, in order
+        (each seeing the ones before it), and applied; a `resolve` that raises abandons the
+        commit with nothing written. Then the ledger records who wrote what; the wording a
+        merge does not keep and the lessons a candidate supersedes go to ARCHIVE.md, the
+        stopped lessons to QUARANTINE.md (`shelve`), all before KNOWLEDGE.md is replaced, so
+        a crash in between loses nothing.
+        """
+        outcomes: list[AddOutcome] = []
+
+        def change(doc: KnowledgeDoc, ledger: Ledger) -> None:
+            applied = [
+                self.apply(doc, p.lesson, p.resolve(doc.lessons()), p.on_match) for p in placements
+            ]
+            today = self.now().strftime("%Y-%m-%d")
+            shelved: list[ArchivedLesson] = []
+            for placement, outcome in zip(placements, applied, strict=True):
+                outcome = replace(outcome, provenance=placement.origin)
+                self._record(ledger, outcome, placement.origin, placement.mark)
+                shelved += _archived_by(outcome, today)
+                outcomes.append(outcome)
+            if shelved:
+                path = append_archive(self.settings, skill, shelved)
+                outcomes[:] = [
+                    replace(o, archived_to=path) if _archived_by(o, today) else o for o in outcomes
+                ]
+            if held:
+                outcomes.extend(self._shelve(doc, ledger, skill, held))
+
+        _, evicted = self.transact(skill, change)
+        if evicted and placements:  # the last write is the one that went over the limit
+            last = len(placements) - 1
+            outcomes[last] = replace(outcomes[last], evicted=tuple(evicted))
+        return outcomes
+
+    def shelve(
+        self, skill: str | None, held: Sequence[Held], *, dry_run: bool = False
+    ) -> list[AddOutcome]:
+        """Keep lessons the screen stopped in the scope's QUARANTINE.md (once each), recorded
+        with why and whence. A lesson already in KNOWLEDGE.md moves out of it to the shelf."""
+        if dry_run:
+            return [
+                AddOutcome("quarantined", h.lesson, h.reason, provenance=h.origin) for h in held
+            ]
+        return self.commit(skill, [], held)
+
+    def _shelve(
+        self, doc: KnowledgeDoc, ledger: Ledger, skill: str | None, held: Sequence[Held]
+    ) -> list[AddOutcome]:
+        """`shelve` inside a commit's change (under the lock)."""
+        today = self.now().strftime("%Y-%m-%d")
+        stamp = utc_stamp(self.now())
+        path = archive_path(self.settings, skill, QUARANTINE_FILE)
+        on_shelf = {item.lesson.id for item in read_archive(self.settings, skill, QUARANTINE_FILE)}
+        items: list[ArchivedLesson] = []
+        moved = []
+        for lesson, reason, origin in ((h.lesson, h.reason, h.origin) for h in held):
+            entry = doc.find(lesson.id)
+            record = LessonRecord(lesson.id, lesson.text, "quarantine", origin)
+            if entry is not None:  # its wording was in KNOWLEDGE.md: whence it came stays
+                moved.append(entry)
+                unrecorded = replace(record, provenance=self.provenance("edit"))
+                lesson, record = entry.lesson, ledger.get(lesson.id) or unrecorded
+            if lesson.id not in on_shelf:
+                on_shelf.add(lesson.id)
+                items.append(ArchivedLesson(lesson, f"quarantined: {reason}", today))
+            ledger.put(replace(record, place="quarantine", reason=reason, changed=stamp))
+        if items:
+            append_archive(self.settings, skill, items, QUARANTINE_FILE)
+        doc.remove(moved)
+        return [
+            AddOutcome("quarantined", h.lesson, h.reason, provenance=h.origin, quarantined_to=path)
+            for h in held
+        ]
 
     def quarantine(
         self, lesson: Lesson, reason: str, origin: Provenance, *, dry_run: bool = False
     ) -> AddOutcome:
         """Keep `lesson` in its scope's QUARANTINE.md (once), recorded with why and whence."""
-        skill = lesson.skill
-        path: str | None = None
-        if not dry_run:
-            today = self.now().strftime("%Y-%m-%d")
-            stamp = utc_stamp(self.now())
+        return self.shelve(lesson.skill, [Held(lesson, reason, origin)], dry_run=dry_run)[0]
 
-            def change(_doc: KnowledgeDoc, ledger: Ledger) -> None:
-                nonlocal path
-                path = archive_path(self.settings, skill, QUARANTINE_FILE)
-                shelved = read_archive(self.settings, skill, QUARANTINE_FILE)
-                if all(item.lesson.id != lesson.id for item in shelved):
-                    item = ArchivedLesson(lesson, f"quarantined: {reason}", today)
-                    append_archive(self.settings, skill, [item], QUARANTINE_FILE)
-                record = LessonRecord(lesson.id, lesson.text, "quarantine", origin, reason, stamp)
-                ledger.put(record)
-
-            self.transact(skill, change)
-        return AddOutcome("quarantined", lesson, reason, provenance=origin, quarantined_to=path)
+    def apply(
+        self, doc: KnowledgeDoc, candidate: Lesson, match: Match, on_match: OnMatch
+    ) -> AddOutcome:
+        """Apply `match` to `doc` (in memory) and say what it did."""
+        entry = doc.find(match.target_id) if match.target_id is not None else None
+        if entry is None:
+            old = doc.find(match.supersedes) if match.supersedes is not None else None
+            contested = match.contested if match.contested and doc.find(match.contested) else None
+            if old is not None:
+                doc.remove([old])
+            doc.append(candidate)
+            return AddOutcome(
+                "added",
+                candidate,
+                match.reason,
+                match.similarity,
+                superseded=None if old is None else old.lesson,
+                contested=contested,
+            )
+        target = entry.lesson
+        if on_match is OnMatch.KEEP or (on_match is OnMatch.REPLACE and target == candidate):
+            return AddOutcome("unchanged", target, match.reason, match.similarity, target)
+        if on_match is OnMatch.REPLACE:
+            doc.set_lesson(entry, candidate)
+            return AddOutcome("replaced", candidate, match.reason, match.similarity, target)
+        wording = redact(match.text) if match.text else target.text
+        merged = target.confirmed(self.month(), text=wording)
+        doc.set_lesson(entry, merged)
+        folded = folded_wording(wording, candidate, target)
+        return AddOutcome("merged", merged, match.reason, match.similarity, target, folded=folded)
 
     def checkpoint(self, skill: str, note: str) -> Checkpoint:
         """Append a raw note to the skill's CHECKPOINTS.md."""
@@ -602,46 +655,19 @@ class Store:
         return removed
 
     # ---- internals ---------------------------------------------------------------------
-    def _approved(self, skill: str | None, candidate: Lesson) -> bool:
-        """True when a review approved this exact lesson (the screen is not asked again)."""
-        record = read_ledger(self.settings, skill).get(candidate.id)
-        return record is not None and record.place == "knowledge" and record.reason == APPROVED
-
-    def _commit(
-        self, candidate: Lesson, origin: Provenance, resolve: Callable[[Sequence[Lesson]], Match]
-    ) -> AddOutcome:
-        """Under the lock: resolve the match on the lessons as they are, apply it, write.
-
-        The wording a merge does not keep, and a lesson the candidate supersedes, go to
-        ARCHIVE.md before KNOWLEDGE.md is replaced, so a crash in between loses nothing.
-        """
-        outcomes: list[AddOutcome] = []
-        skill = candidate.skill
-
-        def change(doc: KnowledgeDoc, ledger: Ledger) -> None:
-            outcome = self._apply(doc, candidate, resolve(doc.lessons()), write=True)
-            outcome = replace(outcome, provenance=origin)
-            self._record(ledger, outcome, origin)
-            today = self.now().strftime("%Y-%m-%d")
-            shelved: list[ArchivedLesson] = []
-            if outcome.folded:
-                reason = f"merged into {outcome.lesson.id}"
-                shelved += [ArchivedLesson(lesson, reason, today) for lesson in outcome.folded]
-            if outcome.superseded is not None:
-                reason = f"superseded by {outcome.lesson.id}: {outcome.reason}"
-                shelved.append(ArchivedLesson(outcome.superseded, reason, today))
-            if shelved:
-                archive = append_archive(self.settings, skill, shelved)
-                outcome = replace(outcome, archived_to=archive)
-            outcomes.append(outcome)
-
-        _, evicted = self.transact(skill, change)
-        return replace(outcomes[0], evicted=tuple(evicted))
-
-    def _record(self, ledger: Ledger, outcome: AddOutcome, origin: Provenance) -> None:
-        """The ledger side of an add: who wrote what, where merged or superseded lessons went."""
+    def _record(
+        self, ledger: Ledger, outcome: AddOutcome, origin: Provenance, mark: str | None
+    ) -> None:
+        """The ledger side of a commit: who wrote what, where merged or superseded lessons went."""
         stamp = utc_stamp(self.now())
         lesson = outcome.lesson
+        if outcome.action == "unchanged":
+            if ledger.get(lesson.id) is None:
+                ledger.put(LessonRecord(lesson.id, lesson.text, "knowledge", origin))
+            return
+        if outcome.action == "replaced":
+            ledger.put(LessonRecord(lesson.id, lesson.text, "knowledge", origin, changed=stamp))
+            return
         if outcome.action == "merged" and outcome.merged_from is not None:
             target = outcome.merged_from
             if ledger.get(target.id) is None:
@@ -659,7 +685,13 @@ class Store:
         current = self.skill_hash(lesson.skill)
         ledger.put(
             LessonRecord(
-                lesson.id, lesson.text, "knowledge", origin, changed=stamp, skill_hash=current
+                lesson.id,
+                lesson.text,
+                "knowledge",
+                origin,
+                reason=mark,
+                changed=stamp,
+                skill_hash=current,
             )
         )
         if outcome.superseded is not None:
@@ -675,34 +707,6 @@ class Store:
             other = ledger.get(outcome.contested)
             if other is not None:
                 ledger.put(replace(other, contested_with=lesson.id))
-
-    def _apply(
-        self, doc: KnowledgeDoc, candidate: Lesson, match: Match, *, write: bool = False
-    ) -> AddOutcome:
-        """The outcome of `match` on `doc`; with `write`, `doc` is changed accordingly."""
-        entry = doc.find(match.target_id) if match.target_id is not None else None
-        if entry is None:
-            old = doc.find(match.supersedes) if match.supersedes is not None else None
-            contested = match.contested if match.contested and doc.find(match.contested) else None
-            if write:
-                if old is not None:
-                    doc.remove([old])
-                doc.append(candidate)
-            return AddOutcome(
-                "added",
-                candidate,
-                match.reason,
-                match.similarity,
-                superseded=None if old is None else old.lesson,
-                contested=contested,
-            )
-        target = entry.lesson
-        wording = redact(match.text) if match.text else target.text
-        merged = target.confirmed(self.month(), text=wording)
-        if write:
-            doc.set_lesson(entry, merged)
-        folded = folded_wording(wording, candidate, target)
-        return AddOutcome("merged", merged, match.reason, match.similarity, target, folded=folded)
 
     def _evict(self, doc: KnowledgeDoc) -> list[Lesson]:
         entries = doc.entries()

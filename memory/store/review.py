@@ -23,12 +23,7 @@ from fireworks_skill_memory.memory.store.archive import (
 from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
 from fireworks_skill_memory.memory.store.ledger import Ledger, LessonRecord
 from fireworks_skill_memory.memory.store.lesson import Lesson
-from fireworks_skill_memory.memory.store.markdown_store import (
-    APPROVED,
-    AddOutcome,
-    Matcher,
-    Store,
-)
+from fireworks_skill_memory.memory.store.markdown_store import AddOutcome, Matcher, Store
 from fireworks_skill_memory.memory.store.provenance import utc_stamp
 
 STATUSES = ("quarantined", "superseded", "disputed", "contested", "unverified", "archived")
@@ -50,6 +45,7 @@ class ReviewItem:
     reason: str
     date: str | None
     record: LessonRecord | None
+    layer: str = "local"  # "team": the pulled team layer (listed; settled in the team table)
 
     @property
     def id(self) -> str:
@@ -69,6 +65,7 @@ class ReviewItem:
             "provenance": None if record is None else record.provenance.as_json(),
             "disputes": [] if record is None else [d.as_json() for d in record.disputes],
             "contested_with": None if record is None else record.contested_with,
+            "layer": self.layer,
         }
 
 
@@ -83,13 +80,39 @@ def review_items(
     return items
 
 
+def team_quarantine(
+    team: Store, skill: str | None = None, *, scopes: bool = True
+) -> list[ReviewItem]:
+    """The team layer's quarantine (`team` is its store): lessons `team pull` stopped.
+
+    Listed so a person sees them, labelled `team`; they are settled in the team table (the
+    next pull mirrors it), not by the moves here.
+    """
+    chosen: Sequence[str | None] = team.scopes() if scopes and skill is None else [skill]
+    return [
+        item for scope in chosen for item in _quarantined(team, scope, team.ledger(scope), "team")
+    ]
+
+
+def _quarantined(
+    store: Store, skill: str | None, ledger: Ledger, layer: str = "local"
+) -> list[ReviewItem]:
+    return [
+        ReviewItem(
+            "quarantined",
+            shelved.lesson,
+            _quarantine_reason(shelved),
+            shelved.date,
+            ledger.get(shelved.lesson.id),
+            layer,
+        )
+        for shelved in read_archive(store.settings, skill, QUARANTINE_FILE)
+    ]
+
+
 def _scope_items(store: Store, skill: str | None, everything: bool) -> list[ReviewItem]:
     ledger = store.ledger(skill)
-    items = [
-        ReviewItem("quarantined", shelved.lesson, _quarantine_reason(shelved), shelved.date, rec)
-        for shelved in read_archive(store.settings, skill, QUARANTINE_FILE)
-        for rec in [ledger.get(shelved.lesson.id)]
-    ]
+    items = _quarantined(store, skill, ledger)
     for shelved in read_archive(store.settings, skill, ARCHIVE_FILE):
         if everything or shelved.reason.startswith(_LISTED_ARCHIVE):
             status = "superseded" if shelved.reason.startswith("superseded by") else "archived"
@@ -132,21 +155,29 @@ def _statuses(status: str) -> tuple[str, ...]:
 
 
 def approve(store: Store, lesson_id: str, matcher: Matcher, skill: str | None = None) -> AddOutcome:
-    """Move a quarantined lesson into KNOWLEDGE.md (through dedup), keeping its provenance."""
+    """Move a quarantined lesson into KNOWLEDGE.md (through dedup), keeping its provenance.
+
+    The one write past the poisoning screen: a person looked at the lesson and approved it.
+    """
+    from fireworks_skill_memory.memory.ingest import Ingest, LessonCandidate, ScreenBypass
+    from fireworks_skill_memory.memory.screen.screen import Trust
+
     item = find_item(store, lesson_id, "quarantined", skill)
     scope = item.lesson.skill
     origin = item.record.provenance if item.record else store.provenance("review")
-    outcome = store.add(scope, item.lesson.text, item.lesson.tag, matcher=matcher, origin=origin)
-    stamp = utc_stamp(store.now())
-
-    def mark(_doc: KnowledgeDoc, ledger: Ledger) -> None:
-        record = ledger.get(outcome.lesson.id)
-        if record is not None and outcome.action == "added":
-            ledger.put(replace(record, reason=APPROVED, changed=stamp))
-        if item.id != outcome.lesson.id:  # merged into another lesson
-            ledger.place(item.id, "archive", f"approved, merged into {outcome.lesson.id}", stamp)
-
-    store.transact(scope, mark)
+    pipeline = Ingest(
+        store=store,
+        screen=ScreenBypass.PERSON_APPROVED,
+        trust=Trust.NORMAL,
+        source="review",
+        matcher=matcher,
+    )
+    candidate = LessonCandidate(item.lesson.text, scope, item.lesson.tag, provenance=origin)
+    outcome = pipeline.add(candidate).outcome
+    if item.id != outcome.lesson.id:  # merged into another lesson
+        why = f"approved, merged into {outcome.lesson.id}"
+        stamp = utc_stamp(store.now())
+        store.transact(scope, lambda _doc, ledger: ledger.place(item.id, "archive", why, stamp))
     take_from_shelf(store.settings, scope, item.id, QUARANTINE_FILE)
     return outcome
 

@@ -3,30 +3,34 @@
 Incremental: LanceDB writes every new or updated row into a data fragment numbered above all
 earlier ones (`_rowid` = fragment << 32 | offset), so a pull reads only the rows of fragments
 after the highest one it has seen. Retractions are row updates too, so they arrive the same
-way. A compaction renumbers fragments: the next pull then reads everything once, which is
-still correct. Every pulled lesson is redacted and screened again: a lesson the screen stops
-goes to the team layer's QUARANTINE.md and is never indexed or injected.
+way. A row deleted outright leaves no new fragment, so every pull also reads the ids of the
+table's live rows (one column) and drops the layer's lessons that are no longer among them.
+A compaction renumbers fragments: the next pull then reads everything once, which is still
+correct. Pulled lessons go through the write pipeline (`memory.ingest`, as mirrored lessons:
+each replaces its twin as it is): redacted and screened again, a lesson the screen stops goes
+to the team layer's QUARANTINE.md and is never indexed or injected.
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from fireworks_skill_memory.memory.config import Settings
-from fireworks_skill_memory.memory.redact.redactor import redact
-from fireworks_skill_memory.memory.store.archive import (
-    QUARANTINE_FILE,
-    ArchivedLesson,
-    append_archive,
-    read_archive,
+from fireworks_skill_memory.memory.ingest import (
+    Action,
+    Ingest,
+    LessonCandidate,
+    LessonScreen,
+    same_id,
 )
+from fireworks_skill_memory.memory.screen.screen import Trust
 from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
-from fireworks_skill_memory.memory.store.ledger import Ledger, LessonRecord
-from fireworks_skill_memory.memory.store.lesson import Lesson
-from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Store
+from fireworks_skill_memory.memory.store.ledger import Ledger
+from fireworks_skill_memory.memory.store.markdown_store import OnMatch, Store
 from fireworks_skill_memory.memory.store.provenance import Provenance, utc_stamp
 from fireworks_skill_memory.memory.team.layer import read_state, team_store, update_state
 from fireworks_skill_memory.memory.team.remote import GLOBAL_SKILL, TeamRow, TeamTable
@@ -46,6 +50,7 @@ class PullReport:
     removed: int
     quarantined: int
     lessons: int  # team lessons in the layer now
+    skipped: int = 0  # rows that are not lessons push writes (empty, too long, a foreign id)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -56,6 +61,7 @@ class PullReport:
             "removed": self.removed,
             "quarantined": self.quarantined,
             "lessons": self.lessons,
+            "skipped": self.skipped,
         }
 
 
@@ -68,19 +74,22 @@ def pull(
     incremental = state.uri == settings.team_uri and state.max_fragment >= 0
     snapshot = table.read(after_fragment=state.max_fragment if incremental else None)
     rows = _one_per_id(snapshot.rows)
-    verdicts = screen.screen_batch([(row.tag, redact(row.text)) for row in rows])
-    stopped = {row.id: v.reason for row, v in zip(rows, verdicts, strict=True) if v.quarantined}
-    by_skill: dict[str, list[TeamRow]] = defaultdict(list)
-    for row in rows:
-        by_skill[row.skill].append(row)
     store = team_store(settings)
-    if not incremental:  # a full read: skills no longer in the table empty out
-        for scope in store.scopes():
-            by_skill.setdefault(GLOBAL_SKILL if scope is None else scope, [])
-    counts = {"updated": 0, "removed": 0, "quarantined": 0}
-    for skill_name, skill_rows in by_skill.items():
-        scope = None if skill_name == GLOBAL_SKILL else skill_name
-        _apply(store, scope, skill_rows, stopped, counts, replace_all=not incremental)
+    pipeline = Ingest(
+        store=store,
+        screen=screen,
+        trust=Trust.NORMAL,
+        source="team",
+        matcher=same_id,
+        on_match=OnMatch.REPLACE,
+    )
+    stamp = utc_stamp()
+    live = [row for row in rows if row.state == "knowledge"]
+    reports = pipeline.run([_candidate(row, stamp) for row in live], skip_invalid=True)
+    done = Counter(report.action for report in reports)
+    # a full read saw every live row; an incremental one asks for their ids (deletions)
+    remote = {(row.skill, row.id) for row in live} if not incremental else table.live_ids()
+    removed, emptied = _drop_missing(store, remote, {row.id: row.state for row in rows}, stamp)
     lessons = sum(len(store.lessons(scope)) for scope in store.scopes())
     max_fragment = max(snapshot.max_fragment, state.max_fragment if incremental else -1)
     update_state(
@@ -91,14 +100,74 @@ def pull(
         pulled_at=utc_stamp(),
         lessons=lessons,
     )
-    if index and by_skill:
+    touched = list(dict.fromkeys([*(_scope(row.skill) for row in rows), *emptied]))
+    if index and touched:
         from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
 
-        scopes = [None if name == GLOBAL_SKILL else name for name in by_skill]
-        MemoryIndex(settings, embedder).sync(scopes)
+        MemoryIndex(settings, embedder).sync(touched)
     return PullReport(
-        snapshot.version, not incremental, len(snapshot.rows), lessons=lessons, **counts
+        snapshot.version,
+        not incremental,
+        len(snapshot.rows),
+        updated=done[Action.ADDED] + done[Action.MERGED],
+        removed=removed,
+        quarantined=done[Action.QUARANTINED],
+        lessons=lessons,
+        skipped=len(live) - len(reports),
     )
+
+
+def _scope(skill: str) -> str | None:
+    return None if skill == GLOBAL_SKILL else skill
+
+
+def _candidate(row: TeamRow, stamp: str) -> LessonCandidate:
+    """A live team row as the lesson the layer mirrors (its HITs, month and provenance)."""
+    return LessonCandidate(
+        row.text,
+        _scope(row.skill),
+        row.tag or None,
+        provenance=_provenance(row, stamp),
+        month=row.month or None,
+        hits=row.hits,
+        as_is=True,
+        id=row.id,  # a row push did not write (its id is not its wording's) is skipped
+    )
+
+
+def _drop_missing(
+    store: Store, remote: set[tuple[str, str]], states: dict[str, str], stamp: str
+) -> tuple[int, list[str | None]]:
+    """Remove the layer's lessons that are not live in the team table (retracted, superseded,
+    deleted); returns how many, and the scopes that lost any."""
+    gone: list[str] = []
+    emptied: list[str | None] = []
+    for scope in store.scopes():
+        skill = GLOBAL_SKILL if scope is None else scope
+        if all((skill, lesson.id) in remote for lesson in store.lessons(scope)):
+            continue
+        drop = partial(_drop, skill=skill, remote=remote, states=states, stamp=stamp, gone=gone)
+        store.transact(scope, drop)
+        emptied.append(scope)
+    return len(gone), emptied
+
+
+def _drop(
+    doc: KnowledgeDoc,
+    ledger: Ledger,
+    *,
+    skill: str,
+    remote: set[tuple[str, str]],
+    states: dict[str, str],
+    stamp: str,
+    gone: list[str],
+) -> None:
+    doomed = [entry for entry in doc.entries() if (skill, entry.lesson.id) not in remote]
+    for entry in doomed:
+        state = states.get(entry.lesson.id, "deleted")
+        ledger.place(entry.lesson.id, "removed", f"{state} in the team table", stamp)
+        gone.append(entry.lesson.id)
+    doc.remove(doomed)
 
 
 def _one_per_id(rows: list[TeamRow]) -> list[TeamRow]:
@@ -117,58 +186,6 @@ def _one_per_id(rows: list[TeamRow]) -> list[TeamRow]:
             keep, contributions=contributions, hits=sum(contributions.values()) or keep.hits
         )
     return list(merged.values())
-
-
-def _apply(
-    store: Store,
-    scope: str | None,
-    rows: list[TeamRow],
-    stopped: dict[str, str],
-    counts: dict[str, int],
-    *,
-    replace_all: bool,
-) -> None:
-    """Write one skill's pulled rows into the team layer (locked, atomic, ledger first)."""
-    today = store.now().strftime("%Y-%m-%d")
-    stamp = utc_stamp()
-    wanted = {row.id for row in rows}
-
-    def change(doc: KnowledgeDoc, ledger: Ledger) -> None:
-        if replace_all:
-            gone = [entry for entry in doc.entries() if entry.lesson.id not in wanted]
-            counts["removed"] += len(gone)
-            doc.remove(gone)
-        shelved = {item.lesson.id for item in read_archive(store.settings, scope, QUARANTINE_FILE)}
-        for row in rows:
-            entry = doc.find(row.id)
-            lesson = Lesson(redact(row.text), row.tag or None, row.month or None, row.hits, scope)
-            origin = _provenance(row, stamp)
-            if (row.state != "knowledge" or row.id in stopped) and entry is not None:
-                doc.remove([entry])
-                counts["removed"] += row.id not in stopped
-            if row.id in stopped:
-                counts["quarantined"] += 1
-                if row.id not in shelved:
-                    reason = f"quarantined on pull: {stopped[row.id]}"
-                    item = ArchivedLesson(lesson, reason, today)
-                    append_archive(store.settings, scope, [item], QUARANTINE_FILE)
-                ledger.put(
-                    LessonRecord(row.id, lesson.text, "quarantine", origin, stopped[row.id], stamp)
-                )
-                continue
-            if row.state != "knowledge":
-                ledger.place(row.id, "removed", f"{row.state} in the team table", stamp)
-                continue
-            if entry is None:
-                doc.append(lesson)
-            elif entry.lesson != lesson:
-                doc.set_lesson(entry, lesson)
-            else:
-                continue
-            counts["updated"] += 1
-            ledger.put(LessonRecord(row.id, lesson.text, "knowledge", origin, changed=row.changed))
-
-    store.transact(scope, change)
 
 
 def _provenance(row: TeamRow, stamp: str) -> Provenance:

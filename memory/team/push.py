@@ -3,8 +3,9 @@
 Only lessons whose ledger place is `knowledge` are pushed, redacted again and screened again.
 A lesson is counted once per author and local lesson (`<author>\\x1f<id>` in the row's
 contributions), so pushing twice adds nothing; a lesson that restates a team lesson (the same
-id, or a pair the dedup rules merge on their vectors) adds its HITs and author to that row
-instead of a copy. Updates are compare-and-swaps retried with backoff (`remote.retrying`).
+id, that is the same wording, found in an index; or one of the few nearest rows by vector that
+the dedup rules merge it with) adds its HITs and author to that row instead of a copy.
+Updates are compare-and-swaps retried with backoff (`remote.retrying`).
 
 Supersession travels the same way: a local lesson archived as "superseded by X" retires the
 team row it is counted in (or the row of the same wording, or a restatement of it) to state
@@ -22,14 +23,17 @@ from typing import TYPE_CHECKING
 
 from fireworks_skill_memory.index.table import sql_string
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.dedup.matcher import NEAREST
 from fireworks_skill_memory.memory.dedup.rules import DEFAULT_THRESHOLDS, Verdict, decide_pair
 from fireworks_skill_memory.memory.errors import NotFound
+from fireworks_skill_memory.memory.ingest import LessonScreen
 from fireworks_skill_memory.memory.redact.redactor import redact
 from fireworks_skill_memory.memory.retrieval.indexing import embed_lessons
 from fireworks_skill_memory.memory.retrieval.ranking import lesson_embedding_texts
+from fireworks_skill_memory.memory.screen.screen import Trust
 from fireworks_skill_memory.memory.store.ledger import read_ledger
 from fireworks_skill_memory.memory.store.lesson import Lesson, lesson_id
-from fireworks_skill_memory.memory.store.markdown_store import LessonScreen, Store
+from fireworks_skill_memory.memory.store.markdown_store import Store
 from fireworks_skill_memory.memory.store.provenance import resolve_author, utc_stamp
 from fireworks_skill_memory.memory.team.layer import update_state
 from fireworks_skill_memory.memory.team.remote import (
@@ -141,7 +145,7 @@ def _candidates(
         clean = Lesson(redact(lesson.text), lesson.tag, lesson.month, lesson.hit_count, scope)
         origin = {**record.provenance.as_json(), "author": author}
         pushable.append(Candidate(clean, f"{author}{SEP}{lesson.id}", json.dumps(origin)))
-    verdicts = screen.screen_batch([(c.lesson.tag, c.lesson.text) for c in pushable])
+    verdicts = screen.screen_batch([(c.lesson.tag, c.lesson.text) for c in pushable], Trust.NORMAL)
     kept = [c for c, verdict in zip(pushable, verdicts, strict=True) if not verdict.quarantined]
     report.screened_out += len(pushable) - len(kept)
     return kept
@@ -165,6 +169,66 @@ def _superseded(
     return found
 
 
+class _ScopeRows:
+    """A skill's team rows as one push attempt read them, indexed for deciding candidates:
+    by contribution key, by id (the lesson id of the wording: text dedup), and the live rows'
+    vectors in one matrix for the nearest-row search. Rows the attempt adds join at once."""
+
+    def __init__(self, snapshot: Snapshot, room: int) -> None:
+        import numpy as np
+
+        self.rows = {row.id: row for row in snapshot.rows}
+        self.vectors = {row.id: snapshot.vectors[i] for i, row in enumerate(snapshot.rows)}
+        self.by_key: dict[str, str] = {}
+        for row in snapshot.rows:
+            self._index_keys(row)
+        live = [i for i, row in enumerate(snapshot.rows) if row.state == "knowledge"]
+        self.live = [snapshot.rows[i].id for i in live]
+        # room for the rows this attempt may add, so adding one copies nothing
+        self.matrix = np.zeros((len(live) + room, snapshot.vectors.shape[1]), dtype=np.float32)
+        self.matrix[: len(live)] = snapshot.vectors[live]
+
+    def _index_keys(self, row: TeamRow) -> None:
+        for key in row.contributions:
+            self.by_key.setdefault(key.removeprefix(RETRACTED), row.id)
+
+    def put(self, row: TeamRow, vector: np.ndarray | None = None) -> None:
+        """A row this attempt writes (`vector`: a new row, which joins the live ones)."""
+        self.rows[row.id] = row
+        self._index_keys(row)
+        if vector is not None:
+            self.vectors[row.id] = vector
+            self.matrix[len(self.live)] = vector
+            self.live.append(row.id)
+
+    def target(self, candidate: Candidate, vector: np.ndarray) -> TeamRow | None:
+        """The team row the candidate is: already counted in, of the same wording, or a
+        restatement among the nearest live rows (the dedup rules decide those few)."""
+        import numpy as np
+
+        found = self.by_key.get(candidate.key) or (
+            candidate.lesson.id if candidate.lesson.id in self.rows else None
+        )
+        if found is not None:
+            return self.rows[found]
+        if not self.live:
+            return None
+        cosines = self.matrix[: len(self.live)] @ vector
+        count = min(NEAREST, len(self.live))
+        nearest = np.argpartition(-cosines, count - 1)[:count]
+        # best cosine first; below the grey band no pair merges, so the rules are not asked
+        for i in sorted(nearest.tolist(), key=lambda j: -float(cosines[j])):
+            cosine = float(cosines[i])
+            if cosine < DEFAULT_THRESHOLDS.grey:
+                break
+            row = self.rows[self.live[i]]
+            if row.state != "knowledge":
+                continue
+            if decide_pair(row.text, candidate.lesson.text, cosine).verdict is Verdict.MERGE:
+                return row
+        return None
+
+
 def _push_scope(
     table: TeamTable,
     scope: str | None,
@@ -176,15 +240,14 @@ def _push_scope(
 ) -> None:
     """One attempt: read the skill's team rows, decide every candidate, write in one commit."""
     snapshot = table.read(f"skill = {sql_string(skill_column(scope))}")
-    rows = {row.id: row for row in snapshot.rows}
-    row_vectors = {row.id: snapshot.vectors[i] for i, row in enumerate(snapshot.rows)}
+    rows = _ScopeRows(snapshot, room=len(candidates))
     expected = {row.id: row.rev for row in snapshot.rows}
     changed: dict[str, TeamRow] = {}
     outcome = PushReport()
     stamp = utc_stamp()
     touched: set[str] = set()
     for candidate, vector in zip(candidates, vectors[: len(candidates)], strict=True):
-        target = _target(rows, row_vectors, candidate, vector)
+        target = rows.target(candidate, vector)
         if target is not None:
             touched.add(target.id)
         if target is not None and (
@@ -196,7 +259,7 @@ def _push_scope(
             continue
         if target is None:
             row = _new_row(candidate, scope, stamp)
-            rows[row.id], row_vectors[row.id] = row, vector
+            rows.put(row, vector)
             changed[row.id] = row
             touched.add(row.id)
             outcome.added += 1
@@ -206,23 +269,25 @@ def _push_scope(
             action = "unchanged"
         else:
             row = target.with_contribution(candidate.key, candidate.lesson.hit_count, stamp)
-            rows[row.id] = changed[row.id] = row
+            rows.put(row)
+            changed[row.id] = row
             outcome.merged += 1
             action = "merged"
         outcome.lessons.append({**candidate.lesson.as_json(), "team_action": action})
     for old, vector in zip(retiring, vectors[len(candidates) :], strict=True):
-        target = _target(rows, row_vectors, old, vector)
+        target = rows.target(old, vector)
         if target is None or target.state != "knowledge" or target.id in touched:
             continue  # not in the team table, already retired, or what a pushed lesson became
         row = replace(target, state="superseded", rev=target.rev + 1, changed=stamp)
-        rows[row.id] = changed[row.id] = row
+        rows.put(row)
+        changed[row.id] = row
         outcome.superseded += 1
         outcome.lessons.append({**old.lesson.as_json(), "team_action": "superseded"})
     if not dry_run:
         ids = list(changed)
         table.write(
             [changed[i] for i in ids],
-            _stack([row_vectors[i] for i in ids]),
+            _stack([rows.vectors[i] for i in ids]),
             [expected.get(i, 0) for i in ids],
         )
     report.added += outcome.added
@@ -230,35 +295,6 @@ def _push_scope(
     report.unchanged += outcome.unchanged
     report.superseded += outcome.superseded
     report.lessons += outcome.lessons
-
-
-def _target(
-    rows: dict[str, TeamRow],
-    row_vectors: dict[str, np.ndarray],
-    candidate: Candidate,
-    vector: np.ndarray,
-) -> TeamRow | None:
-    """The team row the candidate is (already counted in, same wording, or a restatement of)."""
-    for row in rows.values():
-        if candidate.key in row.contributions or RETRACTED + candidate.key in row.contributions:
-            return row
-    exact = rows.get(candidate.lesson.id)
-    if exact is not None:
-        return exact
-    import numpy as np
-
-    live = [row for row in rows.values() if row.state == "knowledge"]
-    if not live:
-        return None
-    cosines = np.stack([row_vectors[row.id] for row in live]) @ vector
-    # best cosine first; below the grey band no pair merges, so the text rules are not asked
-    for i in (int(j) for j in np.argsort(-cosines)):
-        cosine = float(cosines[i])
-        if cosine < DEFAULT_THRESHOLDS.grey:
-            break
-        if decide_pair(live[i].text, candidate.lesson.text, cosine).verdict is Verdict.MERGE:
-            return live[i]
-    return None
 
 
 def _new_row(candidate: Candidate, scope: str | None, stamp: str) -> TeamRow:

@@ -329,6 +329,20 @@ class TeamTable:
 
         return self.call("read lessons", load)
 
+    def live_ids(self) -> set[tuple[str, str]]:
+        """(skill, id) of every row in state `knowledge`, as the table is now."""
+        table = self.table(create=False)
+        if table is None:
+            return set()
+
+        def load() -> set[tuple[str, str]]:
+            query = table.search().select(["skill", "id"]).where("state = 'knowledge'")
+            found = query.limit(None).to_arrow()
+            skills, ids = found.column("skill").to_pylist(), found.column("id").to_pylist()
+            return {(str(skill), str(ident)) for skill, ident in zip(skills, ids, strict=True)}
+
+        return self.call("read lesson ids", load)
+
     def contribution_keys(self) -> set[str]:
         """Every `<author>\x1f<local id>` ever pushed (counted, or retracted by its author)."""
         table = self.table(create=False)
