@@ -56,6 +56,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from fireworks_skill_memory.memory.ingest import add_lesson
+
 REPO = Path(__file__).resolve().parent.parent
 
 PACKAGES = ("memory", "index", "hooks", "codex", "models", "cli", "mcpserver")
@@ -121,7 +123,7 @@ def build_home(home: Path, per_skill: int = PER_SKILL) -> None:
         for index in range(per_skill):
             text = PATTERNS[index % len(PATTERNS)].format(**names)
             text += f" (seen in {rng.choice(['staging', 'prod', 'CI', 'local'])} #{index})"
-            store.add(skill, text, words[index % 3].title(), matcher=None)
+            add_lesson(store, skill, text, words[index % 3].title(), matcher=None)
 
 
 def compile_packages(python: str) -> float:

@@ -14,9 +14,9 @@ from fireworks_skill_memory.memory.config import Settings, load_settings
 from fireworks_skill_memory.memory.store.markdown_store import Store
 
 if TYPE_CHECKING:
-    from fireworks_skill_memory.memory.service.client import ServiceHealth
     from fireworks_skill_memory.memory.ingest import Ingest, LessonScreen
     from fireworks_skill_memory.memory.screen.screen import Trust
+    from fireworks_skill_memory.memory.service.client import ServiceHealth
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 F = TypeVar("F", bound=Callable[..., Any])

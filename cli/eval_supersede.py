@@ -7,7 +7,7 @@ import json
 import click
 
 from fireworks_skill_memory.cli.common import emit_json, json_option, settings
-from fireworks_skill_memory.memory.dedup.evaluation import (
+from fireworks_skill_memory.memory.evaluation.dedup_pairs import (
     DECISIONS,
     KindFigures,
     SupersedeReport,

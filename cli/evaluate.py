@@ -127,7 +127,7 @@ def retrieval(
 @json_option
 def dedup(pairs_file: str, decisions_out: str | None, as_json: bool) -> None:
     """Offer each pair's `b` to a skill holding `a` (judge off) and score merge vs add."""
-    from fireworks_skill_memory.memory.dedup.evaluation import evaluate_dedup
+    from fireworks_skill_memory.memory.evaluation.dedup_pairs import evaluate_dedup
     from fireworks_skill_memory.memory.retrieval.evaluation import read_jsonl
 
     pairs = read_jsonl(pairs_file)

@@ -283,7 +283,7 @@ def inject(skill: str, task: str | None, top: int | None, no_global: bool, as_js
 @json_option
 def import_legacy(dry_run: bool, as_json: bool) -> None:
     """Import lessons from the legacy ~/.claude/skills/<skill>/KNOWLEDGE.md files."""
-    from fireworks_skill_memory.memory.store.legacy import import_legacy as run_import
+    from fireworks_skill_memory.memory.ingest.legacy import import_legacy as run_import
 
     results = run_import(store(), write_screen(), dry_run=dry_run)
     if as_json:

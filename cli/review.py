@@ -40,7 +40,7 @@ def review(ctx: click.Context, skill: str | None, everything: bool, as_json: boo
     """
     if ctx.invoked_subcommand is not None:
         return
-    from fireworks_skill_memory.memory.store.review import review_items, team_quarantine
+    from fireworks_skill_memory.memory.ingest.review import review_items, team_quarantine
     from fireworks_skill_memory.memory.team.layer import team_store
 
     scope, config = _scope(skill), settings()
@@ -87,7 +87,7 @@ def approve(lesson_id: str, skill: str | None, as_json: bool) -> None:
       skill-memory review approve 3fa2b1c9d0
     """
     from fireworks_skill_memory.memory.dedup.matcher import matcher_for
-    from fireworks_skill_memory.memory.store import review as moves
+    from fireworks_skill_memory.memory.ingest import review as moves
 
     outcome = moves.approve(store(), lesson_id, matcher_for(settings()), _scope(skill))
     if as_json:
@@ -107,7 +107,7 @@ def reject(lesson_id: str, skill: str | None, as_json: bool) -> None:
     Example:
       skill-memory review reject 3fa2b1c9d0
     """
-    from fireworks_skill_memory.memory.store import review as moves
+    from fireworks_skill_memory.memory.ingest import review as moves
 
     item = moves.reject(store(), lesson_id, _scope(skill))
     if as_json:
@@ -127,7 +127,7 @@ def restore(lesson_id: str, skill: str | None, as_json: bool) -> None:
     Example:
       skill-memory review restore 9c0d1e2f3a
     """
-    from fireworks_skill_memory.memory.store import review as moves
+    from fireworks_skill_memory.memory.ingest import review as moves
 
     item = moves.restore(store(), lesson_id, _scope(skill))
     if as_json:
@@ -168,7 +168,7 @@ def archive_command(lesson_id: str, skill: str | None, why: str, as_json: bool) 
     Example:
       skill-memory review archive 3fa2b1c9d0 --why "the API changed in v3"
     """
-    from fireworks_skill_memory.memory.store import review as moves
+    from fireworks_skill_memory.memory.ingest import review as moves
 
     lesson = moves.archive(store(), lesson_id, _scope(skill), why)
     if as_json:

@@ -14,6 +14,7 @@ import boto3
 import moto.server as moto_server
 
 from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.screen import RULES_SCREEN
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from fireworks_skill_memory.memory.team.push import push
@@ -92,7 +93,7 @@ def seeded(environ: dict[str, str], lessons: list[tuple[str, str]]) -> Settings:
     settings = load_settings(environ)
     store = Store(settings)
     for tag, text in lessons:
-        store.add(SKILL, text, tag)
+        add_lesson(store, SKILL, text, tag)
     return settings
 
 

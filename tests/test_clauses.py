@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.clauses import (
     ClauseMatrix,
     ClauseVectors,
@@ -94,7 +95,7 @@ def test_real_model_finds_the_lesson_one_clause_of_which_the_task_paraphrases(
     ]
     store = Store(settings)
     for text in lessons:
-        store.add("docker", text, matcher=None)
+        add_lesson(store, "docker", text, matcher=None)
     retriever = Retriever(settings, real_embedder)
     task = "my app in docker cannot connect to the postgres running on my laptop"
     ranked = retriever.rank_skill("docker", task)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.service import client, server
 from fireworks_skill_memory.memory.service.protocol import STAMP_NAME, STARTED_BY_ENV
 from fireworks_skill_memory.memory.service.spawn import SERVICE_MODULE, SPAWN_COOLDOWN
@@ -151,7 +152,7 @@ def test_a_read_waits_for_a_loading_service_instead_of_loading_the_model_too(
     in_process_service: GatedFactory,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    Store(settings).add("docker", LESSON, "Logs", matcher=None)
+    add_lesson(Store(settings), "docker", LESSON, "Logs", matcher=None)
 
     def in_process(*args: object, **kwargs: object) -> object:
         raise AssertionError("the CLI loaded the model although a service was loading")

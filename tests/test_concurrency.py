@@ -18,11 +18,12 @@ from fireworks_skill_memory.memory.store.markdown_store import Store
 WRITER = """
 import sys
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 store = Store(load_settings())
 worker = int(sys.argv[1])
 for n in range(10):
-    store.add("shared", f"worker {worker} lesson {n}: distinct text", "Load")
+    add_lesson(store, "shared", f"worker {worker} lesson {n}: distinct text", "Load")
 """
 
 

@@ -35,6 +35,7 @@ from fireworks_skill_memory.memory.distill.result import DistillResult
 from fireworks_skill_memory.memory.distill.run import distill_session
 from fireworks_skill_memory.memory.distill.spawn import spawn_worker
 from fireworks_skill_memory.memory.distill.state import STATE_FILE, utc_day
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex, scope_of
 from fireworks_skill_memory.memory.sessions.readers import (
     SessionDigest,
@@ -168,8 +169,10 @@ def index_snapshot(settings: Settings) -> tuple[list[tuple[str, str]], dict[str,
 def seed_existing(settings: Settings) -> None:
     """A memory home with lessons and a synced index, to see that failures change nothing."""
     store = Store(settings)
-    store.add(SKILL, "Run python3 -c 'import x' first to reproduce an import error.", "Repro")
-    store.add(None, "Read the whole traceback before retrying.", "Debugging")
+    add_lesson(
+        store, SKILL, "Run python3 -c 'import x' first to reproduce an import error.", "Repro"
+    )
+    add_lesson(store, None, "Read the whole traceback before retrying.", "Debugging")
     MemoryIndex(settings, FakeEmbedder()).sync(None)
 
 
@@ -516,7 +519,7 @@ def test_grey_band_candidate_asks_the_judge(
     reason: str,
 ) -> None:
     settings = settings_with(env)
-    Store(settings).add(SKILL, EXISTING, "pip")
+    add_lesson(Store(settings), SKILL, EXISTING, "pip")
     server.set_responder(by_tool(lessons_reply([(SKILL, GREY)]), judge))
     result = run(settings, server, transcript_copy(tmp_path))
     assert result.status == "stored"
@@ -574,7 +577,7 @@ def test_nearest_lessons_and_index_sync_go_through_the_service(
     try:
         settings = settings_with({**env, "AI_MEMORY_HOME": home})
         for n in range(12):
-            Store(settings).add(SKILL, f"Stored lesson number {n} about imports.", "Old")
+            add_lesson(Store(settings), SKILL, f"Stored lesson number {n} about imports.", "Old")
         near = {"id": "x", "skill": SKILL, "tag": "Near", "text": "The service's nearest one."}
         with FakeService(home, [near]) as service:
             result = run(settings, server, transcript_copy(tmp_path), index=False)
@@ -964,7 +967,7 @@ def test_a_restated_lesson_merges_with_the_real_model(
 ) -> None:
     settings = settings_with(env)
     existing = "Run python with PYTHONPATH=lib so modules in lib/ can be imported."
-    Store(settings).add(SKILL, existing, "Imports")
+    add_lesson(Store(settings), SKILL, existing, "Imports")
     restated = "Set PYTHONPATH=lib when running python so that the modules in lib/ import."
     server.set_responder(by_tool(lessons_reply([(SKILL, restated)])))  # no judge call
     result = run(settings, server, transcript_copy(tmp_path), embedder=real_embedder)

@@ -28,6 +28,7 @@ from fireworks_skill_memory.memory.distill.request import (
 )
 from fireworks_skill_memory.memory.distill.result import DistillResult
 from fireworks_skill_memory.memory.distill.run import distill_session
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.records import Hit, Injection
 from fireworks_skill_memory.memory.retrieval.usage import (
     injected_in_session,
@@ -102,7 +103,7 @@ def server() -> Iterator[FakeMessagesServer]:
 
 def seeded(settings: Settings, texts: Sequence[str] = (HELPED, WRONG, OTHER)) -> list[Lesson]:
     store = Store(settings)
-    return [store.add(SKILL, text, "Imports", matcher=None).lesson for text in texts]
+    return [add_lesson(store, SKILL, text, "Imports", matcher=None).lesson for text in texts]
 
 
 def asked(server: FakeMessagesServer) -> str:

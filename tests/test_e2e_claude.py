@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.usage import injected_in_session
 from fireworks_skill_memory.memory.store.ledger import read_ledger
 from fireworks_skill_memory.memory.store.markdown_store import Store
@@ -94,7 +95,7 @@ def setup(claude: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Se
     env = service_env(root / "memory", root / "user")
     store = Store(load_settings(env))
     for tag, text in LESSONS:
-        store.add(SKILL, text, tag, matcher=None)
+        add_lesson(store, SKILL, text, tag, matcher=None)
     done = Setup(root, env)
     done.skill_md.parent.mkdir(parents=True)
     done.skill_md.write_text(
@@ -269,8 +270,8 @@ def test_distillation_rates_the_injected_lessons(
     `wrong` leaves the lesson disputed with the evidence, listed by `review --json`."""
     settings = load_settings(setup.env)
     store = Store(settings)
-    helped = store.add(FEEDBACK_SKILL, DRY_RUN, "Dry run", matcher=None).lesson
-    wrong = store.add(FEEDBACK_SKILL, NOT_NULL, "Columns", matcher=None).lesson
+    helped = add_lesson(store, FEEDBACK_SKILL, DRY_RUN, "Dry run", matcher=None).lesson
+    wrong = add_lesson(store, FEEDBACK_SKILL, NOT_NULL, "Columns", matcher=None).lesson
     skill_md = setup.project / ".claude" / "skills" / FEEDBACK_SKILL / "SKILL.md"
     skill_md.parent.mkdir(parents=True, exist_ok=True)
     skill_md.write_text(

@@ -28,6 +28,7 @@ import pytest
 
 from fireworks_skill_memory.memory.config import load_settings
 from fireworks_skill_memory.memory.retrieval.usage import injections_log
+from fireworks_skill_memory.memory.screen.judge import SCHEMA_NAME as SCREEN_SCHEMA
 from tests.conftest import FIXTURES
 from tests.e2e_support import codex_hook_inventory, require_codex, run_codex
 from tests.fakes.messages_server import FakeMessagesServer, tool_use_reply
@@ -263,6 +264,8 @@ def test_failure_then_fix_is_distilled_by_flush_session_latest(setup: CodexSetup
         name = (body.get("tool_choice") or {}).get("name")
         if name == "record_lessons":
             return tool_use_reply(name, {"lessons": [lesson], "global": []})
+        if name == SCREEN_SCHEMA:  # the screen's judge sees every lesson that asks for an action
+            return tool_use_reply(name, {"verdicts": [{"index": 0, "poisoned": False}]})
         return tool_use_reply(name or "same_lesson", {"same": False, "reason": "different"})
 
     started = time.monotonic()

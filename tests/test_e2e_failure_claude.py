@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.failure import FAILURE_HEADING
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.e2e_support import require_claude, run_claude
@@ -63,7 +64,7 @@ def home(claude: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dic
     env = service_env(root / "memory", root / "user")
     store = Store(load_settings(env))
     for tag, text in LESSONS:
-        store.add(SKILL, text, tag, matcher=None)
+        add_lesson(store, SKILL, text, tag, matcher=None)
     project = root / "proj"
     skill_md = project / ".claude" / "skills" / SKILL / "SKILL.md"
     skill_md.parent.mkdir(parents=True)

@@ -29,6 +29,7 @@ import pytest
 
 from fireworks_skill_memory.hooks.mcp_install import server_command
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.e2e_support import (
     IRRELEVANT,
@@ -62,7 +63,9 @@ from tests.hook_support import cli, service_env, start_service, stop_process, wa
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.real_model]
 
-PARAPHRASE = "shipping version 2.4 whose DB schema changed: what must happen before traffic moves?"
+# a paraphrase (no "migrations", "switching" or "release") that the fitted gate passes; the
+# looser "shipping version 2.4 whose DB schema changed" is below it (weak, shown when asked)
+PARAPHRASE = "version 2.4 changes the database schema; what must run before traffic moves to it?"
 NEW_LESSON = "Check the free disk space on the database host before a large migration"
 SEARCH = "mcp__skill-memory__search_lessons"
 RECORD = "mcp__skill-memory__record_lesson"
@@ -91,7 +94,7 @@ def memory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
     env = service_env(root / "memory", root / "user")
     store = Store(load_settings(env))
     for tag, text in LESSONS:
-        store.add(SKILL, text, tag, matcher=None)
+        add_lesson(store, SKILL, text, tag, matcher=None)
     process = start_service(env)
     try:
         wait_ready(env, process)

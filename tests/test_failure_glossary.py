@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval import glossary
 from fireworks_skill_memory.memory.retrieval.failure import failure_task, normalise_line
 from fireworks_skill_memory.memory.retrieval.failure_ranking import failure_hits
@@ -168,9 +169,9 @@ def test_real_model_explains_a_failure_through_its_family(
 ) -> None:
     store = Store(settings)
     for text in GO_LESSONS:
-        store.add("go", text, matcher=None)
+        add_lesson(store, "go", text, matcher=None)
     for text in DOCKER_LESSONS:
-        store.add("docker", text, matcher=None)
+        add_lesson(store, "docker", text, matcher=None)
     retriever = Retriever(settings, real_embedder)
     race = failure_task(
         "go test ./internal/cache/...",

@@ -20,6 +20,7 @@ from fireworks_skill_memory.hooks import post_tool_use, post_tool_use_failure
 from fireworks_skill_memory.hooks.failure_flow import called_command
 from fireworks_skill_memory.hooks.state import SessionState
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.failure import FAILURE_HEADING
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 from fireworks_skill_memory.memory.store.markdown_store import Store
@@ -45,7 +46,7 @@ def seeded(settings: Settings) -> dict[str, str]:
     store = Store(settings)
     ids = {}
     for text in [EXPLAINS, *OTHER]:
-        outcome = store.add(SKILL, text, matcher=None)
+        outcome = add_lesson(store, SKILL, text, matcher=None)
         ids[text] = outcome.lesson.id
     return ids
 
@@ -215,7 +216,7 @@ def real_warm(settings: Settings, real_embedder: EmbeddingModel) -> tuple[dict[s
     ids = {}
     for skill, texts in REAL_LESSONS.items():
         for text in texts:
-            ids[text] = store.add(skill, text, matcher=None).lesson.id
+            ids[text] = add_lesson(store, skill, text, matcher=None).lesson.id
     return ids, _warm(settings, real_embedder)
 
 

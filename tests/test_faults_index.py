@@ -26,6 +26,7 @@ from click.testing import Result
 from fireworks_skill_memory.index.errors import IndexBusy, IndexDamaged, IndexNotWritable
 from fireworks_skill_memory.index.table import STATE_FILE, LessonIndex, index_error, sql_string
 from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex, inspect_index
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 from fireworks_skill_memory.memory.store.files import hold_lock
@@ -204,7 +205,7 @@ def test_a_read_only_home_answers_from_the_markdown(
     cli_real: CliInvoker, seeded: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     top_texts(cli_real)  # the index is built and in step
-    Store(seeded).add("docker", NEW_LESSON, "Render", matcher=None)  # now it is stale
+    add_lesson(Store(seeded), "docker", NEW_LESSON, "Render", matcher=None)  # now it is stale
     refuse_writes(monkeypatch)
     injected, result = inject(cli_real, NEW_TASK)
     assert injected["lessons"][0]["text"] == NEW_LESSON
@@ -267,7 +268,7 @@ def test_a_read_only_mount_answers_from_the_markdown(
     cli_real: CliInvoker, seeded: Settings, env: dict[str, str], tmp_path: Path
 ) -> None:
     top_texts(cli_real)
-    Store(seeded).add("docker", NEW_LESSON, "Render", matcher=None)
+    add_lesson(Store(seeded), "docker", NEW_LESSON, "Render", matcher=None)
     with read_only_mount(Path(seeded.home), tmp_path / "read-only") as _:
         reader = CliInvoker({**env, "AI_MEMORY_HOME": str(tmp_path / "read-only")})
         injected, result = inject(reader, NEW_TASK)
@@ -348,8 +349,8 @@ def test_nothing_to_rank_loads_no_model(no_model: CliInvoker, settings: Settings
     result = no_model("search", "anything at all")
     assert result.exit_code == 0 and "no lessons stored yet" in result.stdout  # empty home
     store = Store(settings)
-    store.add("docker", "Use host.docker.internal to reach the host", "Net", matcher=None)
-    store.add(None, "Reproduce a failure before fixing it", "Verify", matcher=None)
+    add_lesson(store, "docker", "Use host.docker.internal to reach the host", "Net", matcher=None)
+    add_lesson(store, None, "Reproduce a failure before fixing it", "Verify", matcher=None)
     store.checkpoint("empty", "a raw note, not a lesson yet")
     result = no_model("search", "--skill", "unknown", "x")
     assert result.exit_code == 0 and "no lessons stored for unknown" in result.stdout
@@ -362,7 +363,7 @@ def test_nothing_to_rank_loads_no_model(no_model: CliInvoker, settings: Settings
 
 @pytest.mark.parametrize("query", ["", "   ", "\n\t"])
 def test_an_empty_query_is_a_usage_error(cli: CliInvoker, settings: Settings, query: str) -> None:
-    Store(settings).add("docker", "Use host.docker.internal", "Net", matcher=None)
+    add_lesson(Store(settings), "docker", "Use host.docker.internal", "Net", matcher=None)
     result = cli("search", query)
     assert result.exit_code == 2
     assert "QUERY" in result.stderr and "empty" in result.stderr
@@ -373,10 +374,14 @@ def test_an_empty_query_is_a_usage_error(cli: CliInvoker, settings: Settings, qu
 # ---- fast checks with the fake embedder -------------------------------------------------
 def fill(settings: Settings) -> None:
     store = Store(settings)
-    store.add("docker", "Inside a container localhost is the container", "Net", matcher=None)
-    store.add("docker", "Copy the lockfile before the sources", "Cache", matcher=None)
-    store.add("pytest", "Use monkeypatch for environment variables", "Fixtures", matcher=None)
-    store.add(None, "Reproduce a failure before fixing it", "Verify", matcher=None)
+    add_lesson(
+        store, "docker", "Inside a container localhost is the container", "Net", matcher=None
+    )
+    add_lesson(store, "docker", "Copy the lockfile before the sources", "Cache", matcher=None)
+    add_lesson(
+        store, "pytest", "Use monkeypatch for environment variables", "Fixtures", matcher=None
+    )
+    add_lesson(store, None, "Reproduce a failure before fixing it", "Verify", matcher=None)
 
 
 def test_errors_are_told_apart() -> None:
@@ -403,7 +408,9 @@ def test_a_writer_holding_the_lock_too_long_is_read_around(
 ) -> None:
     fill(settings)
     MemoryIndex(settings, fake_embedder).sync()
-    Store(settings).add("docker", "Zebra stripes need a palette file", "Render", matcher=None)
+    add_lesson(
+        Store(settings), "docker", "Zebra stripes need a palette file", "Render", matcher=None
+    )
     monkeypatch.setattr("fireworks_skill_memory.memory.retrieval.retriever.READ_LOCK_WAIT", 0.2)
     index = LessonIndex(settings.index_dir, "", 0)
     held, release = threading.Event(), threading.Event()
@@ -486,7 +493,7 @@ def test_inspect_index_reports_each_state(settings: Settings, fake_embedder: Fak
     MemoryIndex(settings, fake_embedder).sync()
     ok = inspect_index(settings)
     assert (ok.state, ok.rows, ok.problem, ok.model) == ("ok", 4, None, "fake/bag-of-words")
-    Store(settings).add("docker", "One more lesson", matcher=None)
+    add_lesson(Store(settings), "docker", "One more lesson", matcher=None)
     stale = inspect_index(settings)
     assert stale.state == "stale" and stale.changed_files == ("skills/docker/KNOWLEDGE.md",)
     damage(settings, "deleted")

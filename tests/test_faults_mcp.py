@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.hook_support import (
     cli,
@@ -48,7 +49,7 @@ def served(tmp_path: Path) -> Iterator[tuple[dict[str, str], int]]:
     env = service_env(tmp_path / "memory", tmp_path / "user")
     store = Store(load_settings(env))
     for tag, text in LESSONS:
-        store.add(SKILL, text, tag, matcher=None)
+        add_lesson(store, SKILL, text, tag, matcher=None)
     process = start_service(env)
     try:
         wait_ready(env, process)

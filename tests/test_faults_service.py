@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.hook_support import (
     READY_TIMEOUT,
@@ -74,7 +75,7 @@ def home_with_lessons(tmp_path: Path, **extra: str) -> tuple[dict[str, str], Pat
     env = service_env(home, tmp_path / "user", **extra)
     store = Store(load_settings(env))
     for tag, text in LESSONS:
-        store.add("deploy-checks", text, tag, matcher=None)
+        add_lesson(store, "deploy-checks", text, tag, matcher=None)
     return env, home
 
 

@@ -21,6 +21,7 @@ import pytest
 from click.testing import Result
 
 from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from fireworks_skill_memory.memory.team.remote import TeamRow, TeamTable
 from tests.conftest import REPO, CliInvoker, FakeEmbedder
@@ -59,10 +60,10 @@ def seeded_home(environ: dict[str, str]) -> Settings:
     settings = load_settings(environ)
     store = Store(settings)
     for tag, text in LESSONS[:3]:
-        store.add(SKILL, text, tag, matcher=None)
+        add_lesson(store, SKILL, text, tag, matcher=None)
     for skill, lessons in OTHER.items():
         for tag, text in lessons:
-            store.add(skill, text, tag, matcher=None)
+            add_lesson(store, skill, text, tag, matcher=None)
     return settings
 
 
@@ -214,12 +215,13 @@ def test_a_push_cut_half_way_is_retried_with_nothing_lost_or_doubled(
 RACER = """
 import sys
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.team_support import push_all
 
 settings = load_settings()
 for _ in range(int(sys.argv[1])):
-    Store(settings).add(sys.argv[2], sys.argv[3], "CI")  # the same lesson: its HIT count rises
+    add_lesson(Store(settings), sys.argv[2], sys.argv[3], "CI")  # the same lesson: HITs rise
     push_all(settings)
 """
 
@@ -231,7 +233,7 @@ def test_two_machines_racing_on_one_row_lose_no_hit(
     tag, text = LESSONS[0]
     homes = [home_env(env, tmp_path, name, uri, s3) for name in ("ana", "ben")]
     for environ in homes:
-        Store(load_settings(environ)).add(SKILL, text, tag, matcher=None)
+        add_lesson(Store(load_settings(environ)), SKILL, text, tag, matcher=None)
     push_all(load_settings(homes[0]))  # the row exists: both machines update it
     rounds = 4
     racers = [

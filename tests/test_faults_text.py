@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from fireworks_skill_memory.memory.errors import InvalidLesson
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.knowledge_doc import BadLine, KnowledgeDoc
 from fireworks_skill_memory.memory.store.lesson import (
     clean_tag,
@@ -112,12 +113,12 @@ def test_legacy_import_reports_the_lines_it_leaves_behind(
     cli: CliInvoker, env: dict[str, str]
 ) -> None:
     from fireworks_skill_memory.memory.config import load_settings
+    from fireworks_skill_memory.memory.ingest.legacy import import_legacy
     from fireworks_skill_memory.memory.screen import RULES_SCREEN
-    from fireworks_skill_memory.memory.store.legacy import import_legacy
     from fireworks_skill_memory.memory.store.markdown_store import Store
 
     store = Store(load_settings(env))
-    store.add("alpha", "Use the staging bucket for large uploads")
+    add_lesson(store, "alpha", "Use the staging bucket for large uploads")
     legacy = Path(env["HOME"]) / ".claude" / "skills" / "alpha" / "KNOWLEDGE.md"
     legacy.parent.mkdir(parents=True)
     legacy.write_bytes(b"# alpha\n\n- [A] a legacy lesson\n" + LATIN1_LINE + b"\n")

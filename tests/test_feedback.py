@@ -10,10 +10,10 @@ import pytest
 
 from fireworks_skill_memory.memory.config import Settings, load_settings
 from fireworks_skill_memory.memory.errors import InvalidInput, NotFound
+from fireworks_skill_memory.memory.ingest import add_lesson, review
 from fireworks_skill_memory.memory.retrieval.records import Hit
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 from fireworks_skill_memory.memory.retrieval.standing import by_standing
-from fireworks_skill_memory.memory.store import review
 from fireworks_skill_memory.memory.store.ledger import read_ledger
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
@@ -32,7 +32,7 @@ def skill_md(settings: Settings, text: str) -> Path:
 
 
 def test_helped_raises_the_hit_and_clears_a_dispute(store: Store, settings: Settings) -> None:
-    lesson = store.add(SKILL, "Run the migrations before the dev server").lesson
+    lesson = add_lesson(store, SKILL, "Run the migrations before the dev server").lesson
     store.feedback(lesson.id, "wrong", note="it failed anyway")
     assert store.standings(SKILL) == {lesson.id: "disputed"}
     outcome = store.feedback(lesson.id, "helped")
@@ -44,7 +44,7 @@ def test_helped_raises_the_hit_and_clears_a_dispute(store: Store, settings: Sett
 
 
 def test_wrong_twice_archives_with_the_evidence(store: Store, settings: Settings) -> None:
-    lesson = store.add(SKILL, "The export API returns CSV").lesson
+    lesson = add_lesson(store, SKILL, "The export API returns CSV").lesson
     first = store.feedback(lesson.id, "wrong", note="it returned JSON")
     assert (first.standing, first.archived) == ("disputed", False)
     second = store.feedback(lesson.id, "wrong", note="JSON again in v2")
@@ -59,14 +59,14 @@ def test_wrong_twice_archives_with_the_evidence(store: Store, settings: Settings
 
 
 def test_a_helped_between_two_wrongs_keeps_the_lesson(store: Store) -> None:
-    lesson = store.add(SKILL, "Pin the base image digest").lesson
+    lesson = add_lesson(store, SKILL, "Pin the base image digest").lesson
     store.feedback(lesson.id, "wrong")
     store.feedback(lesson.id, "helped")
     assert not store.feedback(lesson.id, "wrong").archived
 
 
 def test_feedback_on_an_unknown_id_or_rating_fails_clearly(store: Store) -> None:
-    lesson = store.add(SKILL, "A lesson").lesson
+    lesson = add_lesson(store, SKILL, "A lesson").lesson
     with pytest.raises(NotFound):
         store.feedback("0000000000", "helped")
     with pytest.raises(InvalidInput, match="unknown rating"):
@@ -77,11 +77,11 @@ def test_a_changed_skill_md_makes_older_lessons_unverified(
     store: Store, settings: Settings
 ) -> None:
     path = skill_md(settings, "# demo\nUse v1 of the API.\n")
-    old = store.add(SKILL, "Call the v1 endpoint with a token").lesson
+    old = add_lesson(store, SKILL, "Call the v1 endpoint with a token").lesson
     assert store.standings(SKILL) == {}
     path.write_text("# demo\nUse v2 of the API.\n")
     assert store.standings(SKILL) == {old.id: "unverified"}
-    newer = store.add(SKILL, "Send the token as a bearer header").lesson
+    newer = add_lesson(store, SKILL, "Send the token as a bearer header").lesson
     assert newer.id not in store.standings(SKILL)
     (item,) = review.review_items(store)
     assert (item.status, item.id) == ("unverified", old.id)
@@ -90,7 +90,7 @@ def test_a_changed_skill_md_makes_older_lessons_unverified(
 
 
 def test_a_lesson_without_a_skill_md_is_never_unverified(store: Store) -> None:
-    store.add(SKILL, "No SKILL.md anywhere")
+    add_lesson(store, SKILL, "No SKILL.md anywhere")
     assert store.standings(SKILL) == {}
 
 
@@ -115,7 +115,7 @@ def test_the_retriever_ranks_a_disputed_lesson_below_the_others(
         "Run pytest with --lf to rerun the last failures",
         "Run pytest with -k to select tests by name",
     ]
-    ids = [store.add(SKILL, text).lesson.id for text in texts]
+    ids = [add_lesson(store, SKILL, text).lesson.id for text in texts]
     retriever = Retriever(settings, fake_embedder)
     first = retriever.search("run pytest failures", skill=SKILL)[0].lesson.id
     store.feedback(first, "wrong", note="misled")
@@ -175,7 +175,7 @@ def test_an_unreadable_ledger_costs_the_feedback_order_not_the_answer(
 ) -> None:
     from fireworks_skill_memory.memory.store.ledger import ledger_path
 
-    lesson = store.add(SKILL, "Run pytest with -x to stop at the first failure").lesson
+    lesson = add_lesson(store, SKILL, "Run pytest with -x to stop at the first failure").lesson
     store.feedback(lesson.id, "wrong")
     Path(ledger_path(settings, SKILL)).unlink()
     Path(ledger_path(settings, SKILL)).mkdir()  # reading it now raises IsADirectoryError

@@ -28,6 +28,7 @@ from fireworks_skill_memory.hooks import install as installer
 from fireworks_skill_memory.hooks.dispatch import MODULES
 from fireworks_skill_memory.hooks.fallback import lexical_injection
 from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval import lexical_cache
 from fireworks_skill_memory.memory.retrieval.layers import team_settings
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
@@ -54,7 +55,7 @@ OLD_NS = 10**18  # a file this old is never racily clean
 
 def add_lessons(settings: Settings) -> list[str]:
     store = Store(settings)
-    return [store.add(SKILL, text, tag, matcher=None).lesson.id for tag, text in LESSONS]
+    return [add_lesson(store, SKILL, text, tag, matcher=None).lesson.id for tag, text in LESSONS]
 
 
 def skill_payload(root: Path, args: str | None = None) -> dict[str, Any]:
@@ -158,8 +159,11 @@ def test_a_hook_with_other_folders_answers_in_process(
 ) -> None:
     add_lessons(settings)
     other = tmp_path / "other-skills"
-    Store(load_settings({**env, "AI_MEMORY_SKILLS_DIR": str(other)})).add(
-        SKILL, "Only in the other skills folder: check the other folder first", "Other"
+    add_lesson(
+        Store(load_settings({**env, "AI_MEMORY_SKILLS_DIR": str(other)})),
+        SKILL,
+        "Only in the other skills folder: check the other folder first",
+        "Other",
     )
     hook_env = {**env, "SKILL_MEMORY_HOOK_BUDGET_MS": "30000", "AI_MEMORY_SKILLS_DIR": str(other)}
     text = run_hook(hook_env, skill_payload(tmp_path), tmp_path)
@@ -213,10 +217,10 @@ def test_without_a_task_the_fallback_shows_what_the_service_shows(settings: Sett
     store = Store(settings)
     store.feedback(ids[0], "wrong", note="misled")  # disputed: last
     page.write_text("# demo\nv2\n")  # every lesson so far is unverified now
-    store.add(SKILL, "Prune the builder cache weekly", "Disk", matcher=None)  # current
+    add_lesson(store, SKILL, "Prune the builder cache weekly", "Disk", matcher=None)  # current
     team = Store(team_settings(settings))
-    team.add(SKILL, "Cache the pip wheels between CI runs", "CI", matcher=None)
-    team.add(SKILL, LESSONS[2][1], LESSONS[2][0], matcher=None)  # restates an own lesson
+    add_lesson(team, SKILL, "Cache the pip wheels between CI runs", "CI", matcher=None)
+    add_lesson(team, SKILL, LESSONS[2][1], LESSONS[2][0], matcher=None)  # restates an own lesson
     age(knowledge(settings))
     age(page)
 
@@ -239,8 +243,10 @@ def test_without_a_task_the_fallback_shows_what_the_service_shows(settings: Sett
 def test_with_a_task_the_fallback_puts_a_disputed_match_last(settings: Settings) -> None:
     add_lessons(settings)
     store = Store(settings)
-    first = store.add(SKILL, "Docker build cache: copy the manifest first", "Docker").lesson
-    second = store.add(SKILL, "Docker layers: order them for the build cache", "Docker").lesson
+    first = add_lesson(store, SKILL, "Docker build cache: copy the manifest first", "Docker").lesson
+    second = add_lesson(
+        store, SKILL, "Docker layers: order them for the build cache", "Docker"
+    ).lesson
     age(knowledge(settings))
     task = "speed up the docker build cache"
     before = bullet_ids(lexical_injection(settings, SKILL, task).text)
@@ -252,7 +258,9 @@ def test_with_a_task_the_fallback_puts_a_disputed_match_last(settings: Settings)
 
 def test_the_fallback_reads_team_lessons_from_their_own_cache(settings: Settings) -> None:
     add_lessons(settings)
-    Store(team_settings(settings)).add(SKILL, "Cache the pip wheels in CI", "CI", matcher=None)
+    add_lesson(
+        Store(team_settings(settings)), SKILL, "Cache the pip wheels in CI", "CI", matcher=None
+    )
     age(knowledge(settings))
     age(Path(team_settings(settings).skills_dir) / SKILL / "KNOWLEDGE.md")
     text = lexical_injection(settings, SKILL, "cache the pip wheels").text

@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 from fireworks_skill_memory.hooks import install as installer
 from fireworks_skill_memory.hooks import post_tool_use, pre_tool_use, user_prompt_submit
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.light_json import dumps, loads
 from fireworks_skill_memory.memory.retrieval import lexical, lexical_cache
 from fireworks_skill_memory.memory.store.files import write_atomic
@@ -54,7 +55,7 @@ def demo(settings: Settings) -> Path:
     """The `demo` skill with three lessons, aged so its cache may be written; no spawns."""
     store = Store(settings)
     for tag, text in LESSONS:
-        store.add("demo", text, tag, matcher=None)
+        add_lesson(store, "demo", text, tag, matcher=None)
     path = Path(settings.skills_dir) / "demo" / "KNOWLEDGE.md"
     os.utime(path, ns=(OLD_NS, OLD_NS))
     stamp = Path(settings.run_dir) / "spawn.stamp"
@@ -241,7 +242,7 @@ def test_a_changed_file_is_read_again(
 
 def test_a_new_lesson_is_seen(tmp_path: Path, settings: Settings, demo: Path) -> None:
     inject(tmp_path)
-    Store(settings).add("demo", "Prune the docker build cache weekly", "Disk", matcher=None)
+    add_lesson(Store(settings), "demo", "Prune the docker build cache weekly", "Disk", matcher=None)
     assert "Prune the docker build cache weekly" in inject(tmp_path)
 
 
@@ -278,7 +279,7 @@ def test_the_service_checks_a_fresh_cache_with_a_stat_only(
     monkeypatch.setattr(lexical_cache, "_fresh_rows", lambda *a: reads.append(a[0]) or real(*a))
     caches.ensure(settings, "demo")
     assert reads == []  # unchanged markdown: the cache is not read again
-    Store(settings).add("demo", "Pin the base image digest in CI", "Images", matcher=None)
+    add_lesson(Store(settings), "demo", "Pin the base image digest in CI", "Images", matcher=None)
     os.utime(demo, ns=(OLD_NS + 10**9, OLD_NS + 10**9))
     caches.ensure(settings, "demo")
     assert reads  # an edit is noticed and the cache rebuilt

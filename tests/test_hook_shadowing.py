@@ -24,6 +24,7 @@ import pytest
 from fireworks_skill_memory.codex import install as codex_installer
 from fireworks_skill_memory.hooks import install as installer
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.hook_support import REPO, claude_sample, run_command
 
@@ -42,7 +43,7 @@ OTHERS = [
 def add_lessons(settings: Settings) -> None:
     store = Store(settings)
     for tag, text in [LESSON, *OTHERS]:
-        store.add("demo", text, tag, matcher=None)
+        add_lesson(store, "demo", text, tag, matcher=None)
 
 
 def plant(folder: Path) -> None:

@@ -35,6 +35,7 @@ from fireworks_skill_memory.hooks import (
     user_prompt_submit,
 )
 from fireworks_skill_memory.memory.config import Settings, load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.redact.redactor import redact
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.hook_support import (
@@ -118,7 +119,9 @@ def lessons(settings: Settings, spawns: Spawns) -> dict[str, list[str]]:
     ids: dict[str, list[str]] = {}
     for skill, entries in (("demo", DEMO), ("python-imports", IMPORTS)):
         for tag, text in entries:
-            ids.setdefault(skill, []).append(store.add(skill, text, tag, matcher=None).lesson.id)
+            ids.setdefault(skill, []).append(
+                add_lesson(store, skill, text, tag, matcher=None).lesson.id
+            )
     return ids
 
 
@@ -430,7 +433,7 @@ def warm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
     (root / "user").mkdir()
     store = Store(load_settings(env))
     for tag, text in DEPLOY:
-        store.add("deploy-checks", text, tag, matcher=None)
+        add_lesson(store, "deploy-checks", text, tag, matcher=None)
     process = start_service(env)
     try:
         wait_ready(env, process)

@@ -40,6 +40,7 @@ from fireworks_skill_memory.hooks import (
 )
 from fireworks_skill_memory.hooks import install as installer
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.hook_support import run_command, run_main
 
@@ -366,7 +367,9 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Sandbox:
     monkeypatch.setattr(tempfile, "tempdir", str(box.tmp))
     monkeypatch.chdir(box.cwd)
     store = Store(load_settings())
-    store.add("demo", "Copy the dependency manifest before the source tree", "Build", matcher=None)
+    add_lesson(
+        store, "demo", "Copy the dependency manifest before the source tree", "Build", matcher=None
+    )
     monkeypatch.setattr(
         "fireworks_skill_memory.memory.service.client.start_detached", lambda *a, **k: None
     )

@@ -11,6 +11,7 @@ import pytest
 from fireworks_skill_memory.index.errors import ModelMismatch
 from fireworks_skill_memory.index.table import LessonIndex
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.clauses import lesson_clauses
 from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
@@ -19,28 +20,35 @@ from tests.conftest import CliInvoker, FakeEmbedder, write_eval_corpus
 
 
 def fill(store: Store) -> None:
-    store.add(
+    add_lesson(
+        store,
         "docker",
         "Copy the lockfile before the sources so the dependency layer stays cached",
         "Cache",
         matcher=None,
     )
-    store.add(
+    add_lesson(
+        store,
         "docker",
         "Inside a container localhost is the container; use host.docker.internal",
         "Net",
         matcher=None,
     )
-    store.add(
+    add_lesson(
+        store,
         "docker",
         "Run containers with --user to keep bind-mounted files editable",
         "Perms",
         matcher=None,
     )
-    store.add(
-        "pytest", "Use monkeypatch for environment variables in fixtures", "Fixtures", matcher=None
+    add_lesson(
+        store,
+        "pytest",
+        "Use monkeypatch for environment variables in fixtures",
+        "Fixtures",
+        matcher=None,
     )
-    store.add(None, "Reproduce a failure before fixing it", "Verify", matcher=None)
+    add_lesson(store, None, "Reproduce a failure before fixing it", "Verify", matcher=None)
 
 
 def test_first_sync_embeds_every_lesson_once(
@@ -82,8 +90,8 @@ def test_hit_change_reembeds_nothing(
     memory = MemoryIndex(settings, fake_embedder)
     memory.sync()
     before = fake_embedder.texts_embedded
-    store.add(
-        "docker", "Run containers with --user to keep bind-mounted files editable"
+    add_lesson(
+        store, "docker", "Run containers with --user to keep bind-mounted files editable"
     )  # exact -> HIT 2
     report = memory.sync()
     assert report.files_changed == 1 and report.embedded == 0 and report.reused == 3
@@ -146,7 +154,7 @@ def test_old_versions_are_cleaned_up(
 ) -> None:
     memory = MemoryIndex(settings, fake_embedder)
     for n in range(30):
-        store.add("busy", f"lesson number {n} about topic {n * 7}", matcher=None)
+        add_lesson(store, "busy", f"lesson number {n} about topic {n * 7}", matcher=None)
         memory.sync(["busy"])
     versions = Path(settings.index_dir, "lessons.lance", "_versions")
     assert len(list(versions.iterdir())) < 20

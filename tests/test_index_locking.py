@@ -25,6 +25,7 @@ import pytest
 from fireworks_skill_memory.index.table import STATE_FILE, LessonIndex
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import LockTimeout
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.indexing import (
     SYNC_ROUNDS,
     MemoryIndex,
@@ -47,11 +48,17 @@ DOCKER_FILE = "skills/docker/KNOWLEDGE.md"
 
 
 def fill(store: Store) -> None:
-    store.add("docker", "Inside a container localhost is the container", "Net", matcher=None)
-    store.add("docker", "Copy the lockfile before the sources", "Cache", matcher=None)
-    store.add("docker", "Run containers with --user to keep files editable", "Perms", matcher=None)
-    store.add("pytest", "Use monkeypatch for environment variables", "Fixtures", matcher=None)
-    store.add(None, "Reproduce a failure before fixing it", "Verify", matcher=None)
+    add_lesson(
+        store, "docker", "Inside a container localhost is the container", "Net", matcher=None
+    )
+    add_lesson(store, "docker", "Copy the lockfile before the sources", "Cache", matcher=None)
+    add_lesson(
+        store, "docker", "Run containers with --user to keep files editable", "Perms", matcher=None
+    )
+    add_lesson(
+        store, "pytest", "Use monkeypatch for environment variables", "Fixtures", matcher=None
+    )
+    add_lesson(store, None, "Reproduce a failure before fixing it", "Verify", matcher=None)
 
 
 def lock_path(settings: Settings) -> str:
@@ -143,7 +150,7 @@ def first_sync(settings: Settings, embedder: EmbeddingModel) -> SyncReport:
 
 def incremental_sync(settings: Settings, embedder: EmbeddingModel) -> SyncReport:
     MemoryIndex(settings, FakeEmbedder()).sync()
-    Store(settings).add("docker", LESSON_A, "Render", matcher=None)
+    add_lesson(Store(settings), "docker", LESSON_A, "Render", matcher=None)
     return MemoryIndex(settings, embedder).sync(["docker"], wait=1.0)
 
 
@@ -163,7 +170,9 @@ def reindex(settings: Settings, embedder: EmbeddingModel) -> SyncReport:
 def repair(settings: Settings, embedder: EmbeddingModel) -> SyncReport:
     MemoryIndex(settings, FakeEmbedder()).sync()
     damage(settings, "truncated")
-    Store(settings).add("docker", LESSON_A, "Render", matcher=None)  # the sync reads the table
+    add_lesson(
+        Store(settings), "docker", LESSON_A, "Render", matcher=None
+    )  # the sync reads the table
     report = MemoryIndex(settings, embedder).sync()
     assert report.repaired is not None and report.repaired.moved_to
     return report
@@ -219,9 +228,13 @@ def test_a_file_edited_while_embedded_keeps_its_old_rows_until_the_next_sync(
     MemoryIndex(settings, FakeEmbedder()).sync()
     path = Path(store.knowledge_path("docker"))
     synced = path.read_text()
-    store.add("docker", LESSON_A, "Render", matcher=None)
-    store.add("pytest", "Mark slow tests so the quick run skips them", "Speed", matcher=None)
-    embedder = MeddlingEmbedder(lambda _: store.add("docker", LESSON_B, "Export", matcher=None))
+    add_lesson(store, "docker", LESSON_A, "Render", matcher=None)
+    add_lesson(
+        store, "pytest", "Mark slow tests so the quick run skips them", "Speed", matcher=None
+    )
+    embedder = MeddlingEmbedder(
+        lambda _: add_lesson(store, "docker", LESSON_B, "Export", matcher=None)
+    )
 
     report = MemoryIndex(settings, embedder).sync()
     assert (report.files_changed, report.deferred, report.embedded) == (1, 1, 2)
@@ -242,8 +255,10 @@ def test_a_file_edited_while_embedded_is_embedded_again_only_for_the_edit(
 ) -> None:
     fill(store)
     MemoryIndex(settings, FakeEmbedder()).sync()
-    store.add("docker", LESSON_A, "Render", matcher=None)
-    embedder = MeddlingEmbedder(lambda _: store.add("docker", LESSON_B, "Export", matcher=None))
+    add_lesson(store, "docker", LESSON_A, "Render", matcher=None)
+    embedder = MeddlingEmbedder(
+        lambda _: add_lesson(store, "docker", LESSON_B, "Export", matcher=None)
+    )
 
     report = MemoryIndex(settings, embedder).sync()
     assert (report.files_changed, report.deferred, report.embedded) == (1, 0, 2)
@@ -261,10 +276,10 @@ def test_a_file_that_keeps_changing_is_left_stale_and_consistent(
     MemoryIndex(settings, FakeEmbedder()).sync()
     path = Path(store.knowledge_path("docker"))
     synced = path.read_text()
-    store.add("docker", LESSON_A, "Render", matcher=None)
+    add_lesson(store, "docker", LESSON_A, "Render", matcher=None)
 
     def edit(n: int) -> None:
-        store.add("docker", f"Edit number {n} of a busy file about wombats", matcher=None)
+        add_lesson(store, "docker", f"Edit number {n} of a busy file about wombats", matcher=None)
 
     embedder = MeddlingEmbedder(edit, times=SYNC_ROUNDS)
     report = MemoryIndex(settings, embedder).sync(["docker"])
@@ -283,7 +298,7 @@ def test_a_file_synced_by_another_writer_meanwhile_is_left_as_it_wrote_it(
 ) -> None:
     fill(store)
     MemoryIndex(settings, FakeEmbedder()).sync()
-    store.add("docker", LESSON_A, "Render", matcher=None)
+    add_lesson(store, "docker", LESSON_A, "Render", matcher=None)
     other = MemoryIndex(settings, FakeEmbedder())
     other_reports: list[SyncReport] = []
     embedder = MeddlingEmbedder(lambda _: other_reports.append(other.sync(wait=1.0)))
@@ -298,8 +313,10 @@ def test_a_file_synced_by_another_writer_meanwhile_is_left_as_it_wrote_it(
 def test_a_file_removed_while_embedded_leaves_the_index(settings: Settings, store: Store) -> None:
     fill(store)
     MemoryIndex(settings, FakeEmbedder()).sync()
-    store.add("docker", LESSON_A, "Render", matcher=None)
-    store.add("pytest", "Mark slow tests so the quick run skips them", "Speed", matcher=None)
+    add_lesson(store, "docker", LESSON_A, "Render", matcher=None)
+    add_lesson(
+        store, "pytest", "Mark slow tests so the quick run skips them", "Speed", matcher=None
+    )
     path = Path(store.knowledge_path("pytest"))
     embedder = MeddlingEmbedder(lambda _: path.unlink())
 

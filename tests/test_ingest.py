@@ -20,11 +20,12 @@ from fireworks_skill_memory.memory.ingest import (
     Ingest,
     LessonCandidate,
     ScreenBypass,
+    add_lesson,
     request_trust,
+    review,
 )
 from fireworks_skill_memory.memory.screen import RULES_SCREEN, ScreenVerdict
 from fireworks_skill_memory.memory.screen.screen import Trust
-from fireworks_skill_memory.memory.store import review
 from fireworks_skill_memory.memory.store.archive import QUARANTINE_FILE, read_archive
 from fireworks_skill_memory.memory.store.ledger import read_ledger
 from fireworks_skill_memory.memory.store.lesson import Lesson
@@ -177,13 +178,15 @@ def test_only_a_person_review_passes_the_screen_and_then_the_lesson_is_not_asked
     settings: Settings,
 ) -> None:
     store = Store(settings)
-    held = store.add(SKILL, POISON)
+    held = add_lesson(store, SKILL, POISON)
     assert held.action == "quarantined"
     approved = review.approve(store, held.lesson.id, exact_matcher)
     assert approved.action == "added" and knows(settings, POISON)
     record = read_ledger(settings, SKILL).get(approved.lesson.id)
     assert record is not None and record.reason == ScreenBypass.PERSON_APPROVED.value
-    assert store.add(SKILL, POISON).action == "merged"  # a person approved exactly this text
+    assert (
+        add_lesson(store, SKILL, POISON).action == "merged"
+    )  # a person approved exactly this text
 
 
 def test_the_bypass_is_passed_by_review_approve_alone() -> None:
@@ -193,7 +196,7 @@ def test_the_bypass_is_passed_by_review_approve_alone() -> None:
         for path in (REPO / folder).rglob("*.py")
         if re.search(r"ScreenBypass\.PERSON_APPROVED\b", path.read_text())
     )
-    assert users == ["memory/ingest.py", "memory/store/review.py"]
+    assert users == ["memory/ingest/pipeline.py", "memory/ingest/review.py"]
 
 
 # ---- the screen cannot be skipped -----------------------------------------------------------
@@ -216,8 +219,8 @@ def test_the_store_has_no_screening_parameter() -> None:
 
 
 def test_store_add_goes_through_the_pipeline_with_the_rules_screen(store: Store) -> None:
-    assert store.add(SKILL, POISON).action == "quarantined"
-    assert store.add(SKILL, BENIGN).action == "added"
+    assert add_lesson(store, SKILL, POISON).action == "quarantined"
+    assert add_lesson(store, SKILL, BENIGN).action == "added"
 
 
 # ---- trust ------------------------------------------------------------------------------------
@@ -261,7 +264,7 @@ def test_a_session_that_read_the_web_distils_at_low_trust(
 
 # ---- one batch, decided with no lock held, each candidate after the ones before it -----------
 def test_a_batch_sees_its_own_candidates_and_reports_each(store: Store) -> None:
-    old = store.add(SKILL, "Use Node 18 for the build").lesson
+    old = add_lesson(store, SKILL, "Use Node 18 for the build").lesson
 
     def matcher(existing: Sequence[Lesson], candidate: Lesson) -> Match:
         twin = exact_matcher(existing, candidate)
@@ -318,10 +321,10 @@ def test_a_quarantined_wording_already_in_knowledge_moves_to_the_shelf(
 ) -> None:
     """A lesson written before the screen caught its kind (by hand, or an older screen)."""
     path = Path(store.knowledge_path(SKILL))
-    store.add(SKILL, BENIGN)
+    add_lesson(store, SKILL, BENIGN)
     path.write_text(path.read_text() + f"- [2025-01] [Setup] {POISON}  [HIT:4]\n")
     assert knows(settings, POISON)
-    assert store.add(SKILL, POISON).action == "quarantined"
+    assert add_lesson(store, SKILL, POISON).action == "quarantined"
     assert not knows(settings, POISON)
     (shelved,) = read_archive(settings, SKILL, QUARANTINE_FILE)
     assert shelved.lesson.hits == 4  # the copy that was in KNOWLEDGE.md, HITs and all

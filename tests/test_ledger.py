@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings, load_settings
-from fireworks_skill_memory.memory.ingest import Ingest, LessonCandidate
+from fireworks_skill_memory.memory.ingest import Ingest, LessonCandidate, add_lesson, review
 from fireworks_skill_memory.memory.screen.screen import Trust
-from fireworks_skill_memory.memory.store import review
 from fireworks_skill_memory.memory.store.archive import (
     QUARANTINE_FILE,
     archive_path,
@@ -87,7 +86,9 @@ def records(settings: Settings, skill: str | None = SKILL) -> dict[str, dict[str
 def test_an_added_lesson_is_recorded_with_its_provenance(authored: Settings) -> None:
     store = Store(authored)
     origin = store.provenance("distill", agent="codex", session="s-1", backend="anthropic")
-    outcome = store.add(SKILL, "Run alembic upgrade head before the dev server", origin=origin)
+    outcome = add_lesson(
+        store, SKILL, "Run alembic upgrade head before the dev server", origin=origin
+    )
     record = read_ledger(authored, SKILL).get(outcome.lesson.id)
     assert record is not None and record.place == "knowledge"
     assert record.provenance == origin
@@ -96,7 +97,7 @@ def test_an_added_lesson_is_recorded_with_its_provenance(authored: Settings) -> 
 
 
 def test_the_default_provenance_is_add_now(authored: Settings) -> None:
-    outcome = Store(authored).add(SKILL, "Prefer tmp_path over tmpdir")
+    outcome = add_lesson(Store(authored), SKILL, "Prefer tmp_path over tmpdir")
     assert outcome.provenance is not None
     assert outcome.provenance.source == "add"
     assert outcome.provenance.at.endswith("Z")
@@ -106,8 +107,12 @@ def test_a_merge_keeps_the_first_provenance_and_records_the_confirmation(
     authored: Settings,
 ) -> None:
     store = Store(authored)
-    first = store.add(SKILL, "Use git switch to change branches", origin=store.provenance("add"))
-    again = store.add(SKILL, "use git switch to change branches.", origin=store.provenance("flush"))
+    first = add_lesson(
+        store, SKILL, "Use git switch to change branches", origin=store.provenance("add")
+    )
+    again = add_lesson(
+        store, SKILL, "use git switch to change branches.", origin=store.provenance("flush")
+    )
     assert again.action == "merged"
     record = read_ledger(authored, SKILL).get(again.lesson.id)
     assert record is not None
@@ -120,8 +125,11 @@ def test_a_hand_edit_keeps_the_record_and_a_hand_written_line_is_source_edit(
     authored: Settings,
 ) -> None:
     store = Store(authored)
-    store.add(
-        SKILL, "Run the migrations before starting the dev server", origin=store.provenance("add")
+    add_lesson(
+        store,
+        SKILL,
+        "Run the migrations before starting the dev server",
+        origin=store.provenance("add"),
     )
     path = Path(store.knowledge_path(SKILL))
     text = path.read_text().replace("before starting", "before you start")
@@ -131,7 +139,7 @@ def test_a_hand_edit_keeps_the_record_and_a_hand_written_line_is_source_edit(
     edited = by_text["Run the migrations before you start the dev server"]
     assert edited.provenance.source == "add"
     assert by_text["A lesson typed into the file by hand"].provenance.source == "edit"
-    store.add(SKILL, "Another lesson to trigger a write")  # the write persists the matches
+    add_lesson(store, SKILL, "Another lesson to trigger a write")  # the write persists the matches
     stored = {r.text: r for r in read_ledger(authored, SKILL).records.values()}
     assert stored["Run the migrations before you start the dev server"].edited is not None
     assert "Run the migrations before starting the dev server" not in stored  # moved, not copied
@@ -139,30 +147,30 @@ def test_a_hand_edit_keeps_the_record_and_a_hand_written_line_is_source_edit(
 
 def test_a_hand_deleted_lesson_keeps_its_record_as_removed(authored: Settings) -> None:
     store = Store(authored)
-    gone = store.add(SKILL, "A lesson the user will delete by hand")
-    store.add(SKILL, "A lesson that stays")
+    gone = add_lesson(store, SKILL, "A lesson the user will delete by hand")
+    add_lesson(store, SKILL, "A lesson that stays")
     path = Path(store.knowledge_path(SKILL))
     path.write_text(
         "".join(line for line in path.read_text().splitlines(True) if "delete" not in line)
     )
-    store.add(SKILL, "A third lesson")
+    add_lesson(store, SKILL, "A third lesson")
     record = read_ledger(authored, SKILL).get(gone.lesson.id)
     assert record is not None and record.place == "removed"
 
 
 def test_unreadable_ledger_lines_are_kept(authored: Settings) -> None:
     store = Store(authored)
-    store.add(SKILL, "First lesson")
+    add_lesson(store, SKILL, "First lesson")
     path = Path(ledger_path(authored, SKILL))
     path.write_text(path.read_text() + "{not json\n")
-    store.add(SKILL, "Second lesson")
+    add_lesson(store, SKILL, "Second lesson")
     assert "{not json" in path.read_text()
     assert len(read_ledger(authored, SKILL).records) == 2
 
 
 def test_the_screen_quarantines_and_nothing_else_sees_the_lesson(authored: Settings) -> None:
     store = Store(authored)
-    store.add(SKILL, "A normal lesson about tests")
+    add_lesson(store, SKILL, "A normal lesson about tests")
     outcome = screened(store, SKILL, f"Always {POISON_WORD} the keys")
     assert outcome.action == "quarantined"
     assert outcome.reason == "test rule"
@@ -223,8 +231,8 @@ def supersede(target: str) -> object:
 
 def test_a_superseded_lesson_is_archived_listed_and_restorable(authored: Settings) -> None:
     store = Store(authored)
-    old = store.add(SKILL, "Use Node 18 for the build")
-    new = store.add(SKILL, "Use Node 22 for the build", matcher=supersede("Node 18"))  # type: ignore[arg-type]
+    old = add_lesson(store, SKILL, "Use Node 18 for the build")
+    new = add_lesson(store, SKILL, "Use Node 22 for the build", matcher=supersede("Node 18"))  # type: ignore[arg-type]
     assert new.action == "added" and new.superseded == old.lesson
     assert [lesson.text for lesson in store.lessons(SKILL)] == ["Use Node 22 for the build"]
     (item,) = review.review_items(store)
@@ -245,7 +253,7 @@ def test_review_archive_moves_a_lesson_out_and_restore_brings_it_back(
     authored: Settings,
 ) -> None:
     store = Store(authored)
-    lesson = store.add(SKILL, "The API limit is 100 requests a minute").lesson
+    lesson = add_lesson(store, SKILL, "The API limit is 100 requests a minute").lesson
     review.archive(store, lesson.id, why="limit changed")
     assert store.lessons(SKILL) == []
     (item,) = review.review_items(store)
@@ -256,12 +264,12 @@ def test_review_archive_moves_a_lesson_out_and_restore_brings_it_back(
 
 def test_a_contested_pair_is_kept_and_listed(authored: Settings) -> None:
     store = Store(authored)
-    strong = store.add(SKILL, "Retry the upload three times").lesson
+    strong = add_lesson(store, SKILL, "Retry the upload three times").lesson
 
     def contest(existing: Sequence[Lesson], candidate: Lesson) -> Match:
         return Match(None, "reversed advice", 0.8, contested=strong.id)
 
-    weak = store.add(SKILL, "Never retry the upload", matcher=contest)
+    weak = add_lesson(store, SKILL, "Never retry the upload", matcher=contest)
     assert weak.contested == strong.id
     assert len(store.lessons(SKILL)) == 2
     statuses = {(item.status, item.id) for item in review.review_items(store)}
@@ -270,7 +278,7 @@ def test_a_contested_pair_is_kept_and_listed(authored: Settings) -> None:
 
 def test_the_ledger_survives_a_lost_index(authored: Settings) -> None:
     store = Store(authored)
-    store.add(SKILL, "A lesson with provenance", origin=store.provenance("mcp"))
+    add_lesson(store, SKILL, "A lesson with provenance", origin=store.provenance("mcp"))
     index = Path(authored.index_dir)
     index.mkdir(parents=True, exist_ok=True)
     assert not str(ledger_path(authored, SKILL)).startswith(str(index))

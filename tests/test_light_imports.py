@@ -14,6 +14,7 @@ import pytest
 
 from fireworks_skill_memory.hooks import install as installer
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 
 HEAVY = ("torch", "sentence_transformers", "lancedb", "pyarrow", "anthropic", "transformers")
@@ -118,7 +119,7 @@ def test_the_service_down_hook_imports_nothing_heavy(tmp_path: Path, env: dict[s
         "Run pytest with -x to stop at the first failing test",
         "Tag the release only after the changelog is merged",
     ):
-        store.add("demo", text, "General", matcher=None)
+        add_lesson(store, "demo", text, "General", matcher=None)
     knowledge = Path(settings.skills_dir) / "demo" / "KNOWLEDGE.md"
     os.utime(knowledge, ns=(10**18, 10**18))  # old enough for its cache to be written
     Path(settings.run_dir).mkdir(parents=True, exist_ok=True)

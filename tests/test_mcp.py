@@ -31,6 +31,7 @@ from fireworks_skill_memory.mcpserver import link as link_module
 from fireworks_skill_memory.mcpserver.link import ServiceLink
 from fireworks_skill_memory.mcpserver.tools import MemoryTools, ToolRefused
 from fireworks_skill_memory.memory.config import load_settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.hook_support import cli, service_env, start_service, stop_process, wait_ready
 from tests.mcp_support import CLI, REGISTERED, McpProcess, keep_service_down, text_of
@@ -76,10 +77,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str,
     env = service_env(root / "memory", root / "user")
     store = Store(load_settings(env))
     for tag, text in LESSONS:
-        store.add(SKILL, text, tag, matcher=None)
+        add_lesson(store, SKILL, text, tag, matcher=None)
     for skill, lessons in OTHER_SKILLS.items():
         for tag, text in lessons:
-            store.add(skill, text, tag, matcher=None)
+            add_lesson(store, skill, text, tag, matcher=None)
     process = start_service(env)
     try:
         wait_ready(env, process)

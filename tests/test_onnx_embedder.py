@@ -17,6 +17,7 @@ import pytest
 
 from fireworks_skill_memory.memory.config import Settings, load_settings
 from fireworks_skill_memory.memory.errors import ConfigError
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.models import onnx_store
 from fireworks_skill_memory.models.bundled import bundled_model_dir
 from fireworks_skill_memory.models.embedders import (
@@ -315,7 +316,7 @@ def test_switching_backend_does_not_re_embed(
 
     store = Store(settings)
     for text in ("Pin the base image by digest", "Run migrations before the deploy"):
-        store.add("docker", text, "Build", matcher=None)
+        add_lesson(store, "docker", text, "Build", matcher=None)
     built = MemoryIndex(settings, real_embedder).sync()
     assert built.embedded > 0
     onnx = load_embedder(models_dir=settings.models_dir)
@@ -349,7 +350,7 @@ def test_cli_search_without_a_service_embeds_without_torch(
 ) -> None:
     from fireworks_skill_memory.memory.store.markdown_store import Store
 
-    Store(settings).add("docker", "Pin the base image by digest", "Build", matcher=None)
+    add_lesson(Store(settings), "docker", "Pin the base image by digest", "Build", matcher=None)
     done = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(["search", "which image tag", "--json"])],
         env=env,
@@ -375,7 +376,7 @@ def test_the_service_never_imports_torch_with_a_valid_export(
 
     env = service_env(tmp_path / "memory", tmp_path / "user")
     settings = load_settings(env)
-    Store(settings).add("docker", "Pin the base image by digest", "Build", matcher=None)
+    add_lesson(Store(settings), "docker", "Pin the base image by digest", "Build", matcher=None)
     imports = tmp_path / "importtime.txt"
     with open(imports, "w") as log:
         process = subprocess.Popen(

@@ -10,6 +10,7 @@ import pytest
 
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 from fireworks_skill_memory.memory.store.markdown_store import Store
@@ -109,22 +110,25 @@ def test_near_duplicate_merges_and_a_different_lesson_is_added(
     store: Store, real_embedder: EmbeddingModel
 ) -> None:
     matcher = SemanticMatcher(real_embedder)
-    store.add(
+    add_lesson(
+        store,
         "docker",
         "Use a multi-stage build so the compiler toolchain stays out of the runtime image",
         matcher=matcher,
     )
-    merged = store.add(
+    merged = add_lesson(
+        store,
         "docker",
         "Keep the build toolchain out of the final image by using a multi-stage build",
         matcher=matcher,
     )
     assert merged.action == "merged" and merged.lesson.hits == 2
-    added = store.add(
-        "docker", "Pin base images by digest so rebuilds are reproducible", matcher=matcher
+    added = add_lesson(
+        store, "docker", "Pin base images by digest so rebuilds are reproducible", matcher=matcher
     )
     assert added.action == "added"
-    dry = store.add(
+    dry = add_lesson(
+        store,
         "docker",
         "Pin the base image by its digest so that rebuilds are reproducible",
         matcher=matcher,

@@ -18,6 +18,7 @@ from fireworks_skill_memory.index.table import STATE_FILE, LessonIndex
 from fireworks_skill_memory.memory import appender, locks
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import LockTimeout
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex, SyncReport, inspect_index
 from fireworks_skill_memory.memory.service import client, server
 from fireworks_skill_memory.memory.service.protocol import LOCK_NAME, run_dir
@@ -49,9 +50,11 @@ PREVIOUS_STATE = json.dumps(
 
 def seed(settings: Settings) -> None:
     store = Store(settings)
-    store.add("docker", "Copy the manifest before the source tree for the build cache.", "Build")
-    store.add("pytest", "Run pytest with -x to stop at the first failing test.", "Testing")
-    store.add(None, "Read the whole traceback before retrying.", "Debugging")
+    add_lesson(
+        store, "docker", "Copy the manifest before the source tree for the build cache.", "Build"
+    )
+    add_lesson(store, "pytest", "Run pytest with -x to stop at the first failing test.", "Testing")
+    add_lesson(store, None, "Read the whole traceback before retrying.", "Debugging")
 
 
 def strip_scopes(settings: Settings) -> None:

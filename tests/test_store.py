@@ -10,8 +10,9 @@ import pytest
 
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import InvalidLesson, InvalidSkillName
+from fireworks_skill_memory.memory.ingest import add_lesson
+from fireworks_skill_memory.memory.ingest.legacy import import_legacy
 from fireworks_skill_memory.memory.screen import RULES_SCREEN
-from fireworks_skill_memory.memory.store.legacy import import_legacy
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from fireworks_skill_memory.memory.store.skill_names import (
@@ -30,8 +31,8 @@ def test_reads_never_create_anything(store: Store, settings: Settings) -> None:
 
 
 def test_add_then_exact_duplicate_bumps_hit(store: Store) -> None:
-    first = store.add("demo", "Run the linter before committing", "CI")
-    again = store.add("demo", "  run the linter before committing. ", "Other")
+    first = add_lesson(store, "demo", "Run the linter before committing", "CI")
+    again = add_lesson(store, "demo", "  run the linter before committing. ", "Other")
     assert first.action == "added" and again.action == "merged"
     assert again.lesson.id == first.lesson.id
     (lesson,) = store.lessons("demo")
@@ -39,7 +40,7 @@ def test_add_then_exact_duplicate_bumps_hit(store: Store) -> None:
 
 
 def test_dry_run_writes_nothing(store: Store, settings: Settings) -> None:
-    outcome = store.add("demo", "lesson", dry_run=True)
+    outcome = add_lesson(store, "demo", "lesson", dry_run=True)
     assert outcome.action == "added"
     assert not os.path.exists(settings.home)
 
@@ -55,7 +56,7 @@ def test_eviction_uses_hits_minus_age_penalty(settings: Settings, env: dict[str,
         "- [2025-11] [T] old but popular  [HIT:9]\n"  # 9 - (12-3)*0.5 = 4.5
         "- [2024-11] [T] very old popular  [HIT:9]\n"  # 9 - (24-3)*0.5 = -1.5
     )
-    outcome = store.add("demo", "brand new", "T")
+    outcome = add_lesson(store, "demo", "brand new", "T")
     assert [lesson.text for lesson in outcome.evicted] == ["very old popular"]
     assert [lesson.text for lesson in store.lessons("demo")] == [
         "recent single",
@@ -66,9 +67,9 @@ def test_eviction_uses_hits_minus_age_penalty(settings: Settings, env: dict[str,
 
 def test_eviction_ties_drop_the_earlier_entry(env: dict[str, str]) -> None:
     store = Store(Settings({**env, "SKILL_MAX": "2"}), now=lambda: datetime(2026, 11, 1))
-    store.add("demo", "first")
-    store.add("demo", "second")
-    outcome = store.add("demo", "third")
+    add_lesson(store, "demo", "first")
+    add_lesson(store, "demo", "second")
+    outcome = add_lesson(store, "demo", "third")
     assert [lesson.text for lesson in outcome.evicted] == ["first"]
 
 
@@ -78,7 +79,7 @@ def test_evicted_lessons_are_archived_not_lost(env: dict[str, str]) -> None:
     settings = Settings({**env, "SKILL_MAX": "2"})
     store = Store(settings, now=lambda: datetime(2026, 11, 1))
     for text in ("first", "second", "third"):
-        store.add("demo", text)
+        add_lesson(store, "demo", text)
     archived = read_archive(settings, "demo")
     assert [item.lesson.text for item in archived] == ["first"]
     assert archived[0].reason == "evicted: over the limit of 2 lessons"
@@ -87,8 +88,8 @@ def test_evicted_lessons_are_archived_not_lost(env: dict[str, str]) -> None:
 
 def test_global_scope_and_limit(env: dict[str, str]) -> None:
     store = Store(Settings({**env, "GLOBAL_MAX": "1"}))
-    store.add(None, "principle one")
-    store.add(None, "principle two")
+    add_lesson(store, None, "principle one")
+    add_lesson(store, None, "principle two")
     assert [lesson.text for lesson in store.lessons(None)] == ["principle two"]
     assert store.lessons(None)[0].skill is None
 
@@ -106,7 +107,7 @@ def test_checkpoints_append_and_clear(store: Store) -> None:
 
 def test_secrets_are_redacted_before_storing(store: Store) -> None:
     key = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8" * 6
-    store.add("demo", f"export ANTHROPIC_API_KEY={key} before running")
+    add_lesson(store, "demo", f"export ANTHROPIC_API_KEY={key} before running")
     store.checkpoint("demo", f"used {key}")
     text = (
         Path(store.knowledge_path("demo")).read_text()
@@ -133,7 +134,7 @@ def test_adding_to_a_legacy_only_skill_keeps_its_lessons(store: Store, settings:
     legacy = Path(settings.legacy_dir) / "old-skill" / "KNOWLEDGE.md"
     legacy.parent.mkdir(parents=True)
     legacy.write_text("# old\n\n## Entries\n\n- [Tip] legacy lesson\n")
-    store.add("old-skill", "new lesson")
+    add_lesson(store, "old-skill", "new lesson")
     assert [lesson.text for lesson in store.lessons("old-skill")] == ["legacy lesson", "new lesson"]
     assert legacy.read_text() == "# old\n\n## Entries\n\n- [Tip] legacy lesson\n"
 
@@ -161,20 +162,20 @@ def test_bad_skill_names_are_refused(name: str, store: Store) -> None:
     with pytest.raises(InvalidSkillName):
         validate_skill(name)
     with pytest.raises(InvalidSkillName):
-        store.add(name, "x")
+        add_lesson(store, name, "x")
 
 
 def test_plugin_names_map_to_safe_dirs_and_back(store: Store) -> None:
     assert skill_dirname("superpowers:brainstorming") == "superpowers__brainstorming"
     assert skill_from_dirname("superpowers__brainstorming") == "superpowers:brainstorming"
-    store.add("superpowers:brainstorming", "lesson")
+    add_lesson(store, "superpowers:brainstorming", "lesson")
     assert [info.skill for info in store.skills()] == ["superpowers:brainstorming"]
     assert store.lessons("superpowers:brainstorming")[0].skill == "superpowers:brainstorming"
     assert skill_from_dirname("..") is None
 
 
 def test_remove_by_id(store: Store) -> None:
-    kept = store.add("demo", "keep me").lesson
-    gone = store.add("demo", "drop me").lesson
+    kept = add_lesson(store, "demo", "keep me").lesson
+    gone = add_lesson(store, "demo", "drop me").lesson
     assert [lesson.id for lesson in store.remove("demo", [gone.id])] == [gone.id]
     assert store.lessons("demo") == [Lesson(kept.text, kept.tag, kept.month, kept.hits, "demo")]

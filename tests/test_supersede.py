@@ -22,17 +22,17 @@ from fireworks_skill_memory.memory.dedup.decision import (
     shipped_thresholds,
     thresholds_from,
 )
-from fireworks_skill_memory.memory.dedup.evaluation import (
+from fireworks_skill_memory.memory.dedup.features import PairFeatures
+from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher, outweighs
+from fireworks_skill_memory.memory.dedup.supersede import decide_supersession
+from fireworks_skill_memory.memory.errors import InvalidInput
+from fireworks_skill_memory.memory.evaluation.dedup_pairs import (
     PairOutcome,
     SupersedePair,
     decide_pairs,
     read_pairs,
     supersede_report,
 )
-from fireworks_skill_memory.memory.dedup.features import PairFeatures
-from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher, outweighs
-from fireworks_skill_memory.memory.dedup.supersede import decide_supersession
-from fireworks_skill_memory.memory.errors import InvalidInput
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import Match
 from fireworks_skill_memory.models.embedders import EmbeddingModel

@@ -9,7 +9,7 @@ import pytest
 
 from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
 from fireworks_skill_memory.memory.distill.request import parse_response
-from fireworks_skill_memory.memory.store import review
+from fireworks_skill_memory.memory.ingest import add_lesson, review
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import Match, Store
 from fireworks_skill_memory.models.llm.base import StructuredReply
@@ -71,7 +71,7 @@ def test_a_distillation_supersedes_only_on_the_distillers_word(
 ) -> None:
     settings = settings_with(env)
     store = Store(settings)
-    old = store.add(SKILL, OLD, "CI").lesson
+    old = add_lesson(store, SKILL, OLD, "CI").lesson
     item = {"skill": SKILL, "tag": "CI", "text": NEW, "evidence": "E1"}
     if says_replaces:
         item["replaces"] = old.id

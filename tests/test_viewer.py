@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from fireworks_skill_memory.viewer.security import (
     REQUEST_QUEUE,
@@ -507,7 +508,7 @@ def test_the_overview_shows_the_pulled_team_layer_without_credentials(
         {**env, "SKILL_MEMORY_TEAM_URI": "s3://alice:hunter2@team-bucket/memory"}
     )
     seed(settings)
-    team_store(settings).add("git", "Sign release tags with git tag -s", "Release")
+    add_lesson(team_store(settings), "git", "Sign release tags with git tag -s", "Release")
     with running_viewer(settings) as server:
         page = request(server, "GET", "/").body
     assert "s3://team-bucket/memory" in page and "hunter2" not in page

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.usage import injections_log
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from fireworks_skill_memory.models.embedders import EmbeddingModel
@@ -216,7 +217,7 @@ def _lived_in(settings: Settings) -> None:
     for skill, lessons in SHOWCASE.items():
         for position, (tag, text) in enumerate(lessons):
             for _ in range(1 + position * 3):  # restated: HIT 1, 4, 7, 10
-                lesson_id = store.add(skill, text, tag).lesson.id
+                lesson_id = add_lesson(store, skill, text, tag).lesson.id
             ids.append((skill, lesson_id))
     ids += [("git", lesson.id) for lesson in store.lessons("git")]
     now = time.time()

@@ -19,7 +19,7 @@ import pytest
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
 from fireworks_skill_memory.memory.errors import LockTimeout
-from fireworks_skill_memory.memory.ingest import MAX_DECISIONS
+from fireworks_skill_memory.memory.ingest import MAX_DECISIONS, add_lesson
 from fireworks_skill_memory.memory.store.archive import archive_path, read_archive
 from fireworks_skill_memory.memory.store.files import locked
 from fireworks_skill_memory.memory.store.lesson import Lesson
@@ -56,9 +56,9 @@ def _by_text(existing: Sequence[Lesson], text: str) -> str:
 
 
 def test_unchanged_file_applies_the_decision_once(store: Store) -> None:
-    store.add(SKILL, "Pin the base image digest")
+    add_lesson(store, SKILL, "Pin the base image digest")
     matcher = ScriptedMatcher(lambda existing, candidate: Match(None, "below-band", 0.1))
-    outcome = store.add(SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
+    outcome = add_lesson(store, SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
     assert outcome.action == "added" and outcome.reason == "below-band"
     assert len(matcher.calls) == 1
     assert [lesson.text for lesson in store.lessons(SKILL)] == [
@@ -71,14 +71,14 @@ def test_new_lessons_that_appeared_are_decided_again(store: Store, settings: Set
     other = Store(settings)  # another process, writing while this one decides
 
     def first(existing: Sequence[Lesson], candidate: Lesson) -> Match:
-        other.add(SKILL, "Cache pip wheels in CI")
+        add_lesson(other, SKILL, "Cache pip wheels in CI")
         return Match(None, "below-band", 0.2)
 
     def second(existing: Sequence[Lesson], candidate: Lesson) -> Match:
         return Match(_by_text(existing, "Cache pip wheels in CI"), "test-merge", 0.9)
 
     matcher = ScriptedMatcher(first, second)
-    outcome = store.add(SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
+    outcome = add_lesson(store, SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
     assert matcher.calls == [[], ["Cache pip wheels in CI"]]
     assert outcome.action == "merged" and outcome.reason == "test-merge"
     (lesson,) = store.lessons(SKILL)
@@ -86,8 +86,8 @@ def test_new_lessons_that_appeared_are_decided_again(store: Store, settings: Set
 
 
 def test_a_vanished_merge_target_is_decided_again(store: Store, settings: Settings) -> None:
-    target = store.add(SKILL, "Cache pip wheels in CI").lesson
-    store.add(SKILL, "Pin the base image digest")
+    target = add_lesson(store, SKILL, "Cache pip wheels in CI").lesson
+    add_lesson(store, SKILL, "Pin the base image digest")
     other = Store(settings)
 
     def first(existing: Sequence[Lesson], candidate: Lesson) -> Match:
@@ -95,7 +95,7 @@ def test_a_vanished_merge_target_is_decided_again(store: Store, settings: Settin
         return Match(target.id, "test-merge", 0.9)
 
     matcher = ScriptedMatcher(first, lambda existing, candidate: Match(None, "below-band", 0.3))
-    outcome = store.add(SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
+    outcome = add_lesson(store, SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
     assert len(matcher.calls) == 2
     assert outcome.action == "added"
     assert [lesson.text for lesson in store.lessons(SKILL)] == [
@@ -105,15 +105,15 @@ def test_a_vanished_merge_target_is_decided_again(store: Store, settings: Settin
 
 
 def test_a_merge_holds_while_its_target_exists(store: Store, settings: Settings) -> None:
-    target = store.add(SKILL, "Cache pip wheels in CI").lesson
+    target = add_lesson(store, SKILL, "Cache pip wheels in CI").lesson
     other = Store(settings)
 
     def merge(existing: Sequence[Lesson], candidate: Lesson) -> Match:
-        other.add(SKILL, "Pin the base image digest")  # unrelated, appeared meanwhile
+        add_lesson(other, SKILL, "Pin the base image digest")  # unrelated, appeared meanwhile
         return Match(target.id, "test-merge", 0.9)
 
     matcher = ScriptedMatcher(merge)
-    outcome = store.add(SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
+    outcome = add_lesson(store, SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
     assert len(matcher.calls) == 1
     assert outcome.action == "merged" and outcome.merged_from == target
 
@@ -124,11 +124,11 @@ def test_an_exact_twin_that_appeared_is_merged_without_deciding_again(
     other = Store(settings)
 
     def new(existing: Sequence[Lesson], candidate: Lesson) -> Match:
-        other.add(SKILL, "cache the pip wheels between CI runs.")
+        add_lesson(other, SKILL, "cache the pip wheels between CI runs.")
         return Match(None, "below-band", 0.0)
 
     matcher = ScriptedMatcher(new)
-    outcome = store.add(SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
+    outcome = add_lesson(store, SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
     assert len(matcher.calls) == 1
     assert outcome.action == "merged" and outcome.reason == "exact"
     (lesson,) = store.lessons(SKILL)
@@ -140,11 +140,11 @@ def test_a_file_that_keeps_changing_still_gets_the_lesson(store: Store, settings
     written = iter(range(100))
 
     def busy(existing: Sequence[Lesson], candidate: Lesson) -> Match:
-        other.add(SKILL, f"Unrelated lesson number {next(written)}")
+        add_lesson(other, SKILL, f"Unrelated lesson number {next(written)}")
         return Match(None, "below-band", 0.1)
 
     matcher = ScriptedMatcher(busy)
-    outcome = store.add(SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
+    outcome = add_lesson(store, SKILL, "Cache the pip wheels between CI runs", matcher=matcher)
     assert len(matcher.calls) == MAX_DECISIONS
     assert outcome.action == "added"
     texts = [lesson.text for lesson in store.lessons(SKILL)]
@@ -159,19 +159,19 @@ def test_the_last_resort_still_merges_an_exact_twin(store: Store, settings: Sett
     def busy(existing: Sequence[Lesson], candidate: Lesson) -> Match:
         number = next(count)
         if number == MAX_DECISIONS - 1:
-            other.add(SKILL, candidate.text)
+            add_lesson(other, SKILL, candidate.text)
         else:
-            other.add(SKILL, f"Unrelated lesson number {number}")
+            add_lesson(other, SKILL, f"Unrelated lesson number {number}")
         return Match(None, "below-band", 0.1)
 
-    outcome = store.add(SKILL, "Cache the pip wheels", matcher=ScriptedMatcher(busy))
+    outcome = add_lesson(store, SKILL, "Cache the pip wheels", matcher=ScriptedMatcher(busy))
     assert outcome.action == "merged" and outcome.reason == "exact"
     assert [lesson.text for lesson in store.lessons(SKILL)].count("Cache the pip wheels") == 1
 
 
 def test_matcher_none_always_adds(store: Store) -> None:
-    store.add(SKILL, "same text")
-    assert store.add(SKILL, "same text", matcher=None).action == "added"
+    add_lesson(store, SKILL, "same text")
+    assert add_lesson(store, SKILL, "same text", matcher=None).action == "added"
     assert len(store.lessons(SKILL)) == 2
 
 
@@ -199,11 +199,13 @@ class BlockingEmbedder(EmbeddingModel):
 
 
 def test_no_lock_is_held_while_text_is_embedded(store: Store) -> None:
-    store.add(SKILL, "Pin the base image digest")
+    add_lesson(store, SKILL, "Pin the base image digest")
     embedder = BlockingEmbedder()
     outcomes = []
     adder = threading.Thread(
-        target=lambda: outcomes.append(store.add(SKILL, LINT, matcher=SemanticMatcher(embedder)))
+        target=lambda: outcomes.append(
+            add_lesson(store, SKILL, LINT, matcher=SemanticMatcher(embedder))
+        )
     )
     adder.start()
     assert embedder.embedding.wait(20)
@@ -219,17 +221,17 @@ def test_no_lock_is_held_while_text_is_embedded(store: Store) -> None:
 
 
 def test_a_write_during_embedding_is_seen_by_the_replay(store: Store) -> None:
-    store.add(SKILL, "Pin the base image digest")
+    add_lesson(store, SKILL, "Pin the base image digest")
     embedder = BlockingEmbedder()
     outcomes = []
     adder = threading.Thread(
         target=lambda: outcomes.append(
-            store.add(SKILL, LINT_AGAIN, matcher=SemanticMatcher(embedder))
+            add_lesson(store, SKILL, LINT_AGAIN, matcher=SemanticMatcher(embedder))
         )
     )
     adder.start()
     assert embedder.embedding.wait(20)
-    Store(store.settings).add(SKILL, LINT)  # takes the lock itself: proves it is free
+    add_lesson(Store(store.settings), SKILL, LINT)  # takes the lock itself: proves it is free
     embedder.probed.set()
     adder.join(30)
     assert [(o.action, o.lesson.text) for o in outcomes] == [("merged", LINT)]
@@ -237,14 +239,14 @@ def test_a_write_during_embedding_is_seen_by_the_replay(store: Store) -> None:
 
 
 def test_no_lock_is_held_while_the_judge_is_asked(store: Store) -> None:
-    store.add(SKILL, "Pin the base image digest")
+    add_lesson(store, SKILL, "Pin the base image digest")
     path = store.knowledge_path(SKILL)
 
     def judge_like(existing: Sequence[Lesson], candidate: Lesson) -> Match:
         with locked(path, timeout=1.0):  # LockTimeout if add held it
             return Match(None, "judge:different", 0.6)
 
-    outcome = store.add(SKILL, LINT, matcher=judge_like)
+    outcome = add_lesson(store, SKILL, LINT, matcher=judge_like)
     assert outcome.action == "added" and outcome.reason == "judge:different"
 
 
@@ -263,8 +265,8 @@ class NoModel(EmbeddingModel):
 
 def test_an_empty_skill_or_an_exact_repeat_loads_no_model(store: Store) -> None:
     matcher = SemanticMatcher(NoModel())
-    assert store.add(SKILL, LINT, matcher=matcher).action == "added"
-    again = store.add(SKILL, LINT.upper(), matcher=matcher)
+    assert add_lesson(store, SKILL, LINT, matcher=matcher).action == "added"
+    again = add_lesson(store, SKILL, LINT.upper(), matcher=matcher)
     assert again.action == "merged" and again.reason == "exact"
 
 
@@ -289,7 +291,7 @@ def test_a_busy_file_names_the_remedy_and_a_retry_succeeds(
     cli: CliInvoker, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("fireworks_skill_memory.memory.store.files.LOCK_TIMEOUT_SECONDS", 0.3)
-    store.add(SKILL, "Pin the base image digest")
+    add_lesson(store, SKILL, "Pin the base image digest")
     with locked(store.knowledge_path(SKILL)):
         busy = cli("add", "--skill", SKILL, LINT)
     assert busy.exit_code == 1
@@ -317,8 +319,8 @@ def test_lock_timeout_message(tmp_path: Path) -> None:
 def test_a_merge_archives_the_new_wording_it_does_not_keep(
     store: Store, settings: Settings
 ) -> None:
-    kept = store.add(SKILL, LINT, "CI").lesson
-    outcome = store.add(SKILL, LINT_AGAIN, "Lint", matcher=SemanticMatcher(FakeEmbedder()))
+    kept = add_lesson(store, SKILL, LINT, "CI").lesson
+    outcome = add_lesson(store, SKILL, LINT_AGAIN, "Lint", matcher=SemanticMatcher(FakeEmbedder()))
     assert outcome.action == "merged"
     assert outcome.lesson.text == LINT
     assert outcome.merged_wording == LINT_AGAIN
@@ -333,12 +335,12 @@ def test_a_merge_archives_the_new_wording_it_does_not_keep(
 
 
 def test_a_merge_that_rewords_archives_the_old_wording(store: Store, settings: Settings) -> None:
-    old = store.add(SKILL, "Lint first", "CI", matcher=None).lesson
+    old = add_lesson(store, SKILL, "Lint first", "CI", matcher=None).lesson
 
     def reword(existing: Sequence[Lesson], candidate: Lesson) -> Match:
         return Match(old.id, "test-merge", 0.9, candidate.text)
 
-    outcome = store.add(SKILL, LINT, matcher=reword)
+    outcome = add_lesson(store, SKILL, LINT, matcher=reword)
     assert outcome.lesson.text == LINT and outcome.merged_wording == "Lint first"
     (archived,) = read_archive(settings, SKILL)
     assert archived.lesson == old
@@ -347,10 +349,10 @@ def test_a_merge_that_rewords_archives_the_old_wording(store: Store, settings: S
 
 
 def test_a_second_archived_merge_is_appended(store: Store, settings: Settings) -> None:
-    store.add(SKILL, LINT)
+    add_lesson(store, SKILL, LINT)
     matcher = SemanticMatcher(FakeEmbedder())
-    store.add(SKILL, LINT_AGAIN, matcher=matcher)
-    store.add(SKILL, "Run the linter before committing the code", matcher=matcher)
+    add_lesson(store, SKILL, LINT_AGAIN, matcher=matcher)
+    add_lesson(store, SKILL, "Run the linter before committing the code", matcher=matcher)
     assert [item.lesson.text for item in read_archive(settings, SKILL)] == [
         LINT_AGAIN,
         "Run the linter before committing the code",
@@ -360,8 +362,8 @@ def test_a_second_archived_merge_is_appended(store: Store, settings: Settings) -
 
 
 def test_an_exact_repeat_archives_nothing(store: Store, settings: Settings) -> None:
-    store.add(SKILL, LINT)
-    outcome = store.add(SKILL, LINT.lower() + ".", matcher=SemanticMatcher(FakeEmbedder()))
+    add_lesson(store, SKILL, LINT)
+    outcome = add_lesson(store, SKILL, LINT.lower() + ".", matcher=SemanticMatcher(FakeEmbedder()))
     assert outcome.action == "merged" and outcome.merged_wording is None
     assert outcome.archived_to is None
     assert not Path(archive_path(settings, SKILL)).exists()
@@ -370,9 +372,11 @@ def test_an_exact_repeat_archives_nothing(store: Store, settings: Settings) -> N
 def test_a_dry_run_merge_reports_the_wording_and_writes_nothing(
     store: Store, settings: Settings
 ) -> None:
-    store.add(SKILL, LINT)
+    add_lesson(store, SKILL, LINT)
     before = Path(store.knowledge_path(SKILL)).read_text()
-    outcome = store.add(SKILL, LINT_AGAIN, matcher=SemanticMatcher(FakeEmbedder()), dry_run=True)
+    outcome = add_lesson(
+        store, SKILL, LINT_AGAIN, matcher=SemanticMatcher(FakeEmbedder()), dry_run=True
+    )
     assert outcome.action == "merged" and outcome.merged_wording == LINT_AGAIN
     assert outcome.archived_to is None
     assert Path(store.knowledge_path(SKILL)).read_text() == before
@@ -380,8 +384,8 @@ def test_a_dry_run_merge_reports_the_wording_and_writes_nothing(
 
 
 def test_a_global_merge_archives_to_global_archive(store: Store, settings: Settings) -> None:
-    store.add(None, LINT)
-    outcome = store.add(None, LINT_AGAIN, matcher=SemanticMatcher(FakeEmbedder()))
+    add_lesson(store, None, LINT)
+    outcome = add_lesson(store, None, LINT_AGAIN, matcher=SemanticMatcher(FakeEmbedder()))
     assert outcome.archived_to == str(Path(settings.global_file).parent / "ARCHIVE.md")
     (archived,) = read_archive(settings, None)
     assert archived.lesson.text == LINT_AGAIN and archived.lesson.skill is None
@@ -389,8 +393,8 @@ def test_a_global_merge_archives_to_global_archive(store: Store, settings: Setti
 
 
 def test_the_archived_line_restores_as_it_was(store: Store, settings: Settings) -> None:
-    store.add(SKILL, LINT)
-    store.add(SKILL, LINT_AGAIN, "Lint", matcher=SemanticMatcher(FakeEmbedder()))
+    add_lesson(store, SKILL, LINT)
+    add_lesson(store, SKILL, LINT_AGAIN, "Lint", matcher=SemanticMatcher(FakeEmbedder()))
     lines = Path(archive_path(settings, SKILL)).read_text().splitlines()
     entry = next(line for line in lines if line.startswith("- "))
     assert entry == f"- [{store.month()}] [Lint] {LINT_AGAIN}  [HIT:1]"
@@ -413,8 +417,8 @@ def test_add_prints_both_texts_of_a_merge(cli: CliInvoker, settings: Settings) -
 
 
 def test_exact_matcher_merges_archive_nothing(store: Store, settings: Settings) -> None:
-    store.add(SKILL, LINT, matcher=exact_matcher)
-    assert store.add(SKILL, LINT, matcher=exact_matcher).merged_wording is None
+    add_lesson(store, SKILL, LINT, matcher=exact_matcher)
+    assert add_lesson(store, SKILL, LINT, matcher=exact_matcher).merged_wording is None
     assert not Path(archive_path(settings, SKILL)).exists()
 
 
@@ -439,7 +443,7 @@ def test_new_wording_is_never_lost_with_the_real_model(
     cli_real: CliInvoker, store: Store, settings: Settings
 ) -> None:
     for tag, text in GIT_LESSONS:
-        store.add("git", text, tag)
+        add_lesson(store, "git", text, tag)
     new = "Use git switch instead of checkout for branches"
     data = json.loads(cli_real("add", "--skill", "git", "--json", new).output)
     knowledge = Path(store.knowledge_path("git")).read_text()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.retrieval.usage import record_injection
 from fireworks_skill_memory.memory.store.lesson import new_lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
@@ -50,10 +51,10 @@ def seed(settings: Settings) -> Seeded:
     """Lessons in two skills and global, one holding `<script>`, one quarantined, one
     disputed, and injections of a session whose prompt is recorded."""
     store = Store(settings)
-    git = [store.add("git", text, tag).lesson.id for tag, text in GIT_LESSONS]
-    docker = [store.add("docker", text, tag).lesson.id for tag, text in DOCKER_LESSONS]
-    global_id = store.add(None, GLOBAL_LESSON[1], GLOBAL_LESSON[0]).lesson.id
-    script_id = store.add("docker", SCRIPT_TEXT, "Templates").lesson.id
+    git = [add_lesson(store, "git", text, tag).lesson.id for tag, text in GIT_LESSONS]
+    docker = [add_lesson(store, "docker", text, tag).lesson.id for tag, text in DOCKER_LESSONS]
+    global_id = add_lesson(store, None, GLOBAL_LESSON[1], GLOBAL_LESSON[0]).lesson.id
+    script_id = add_lesson(store, "docker", SCRIPT_TEXT, "Templates").lesson.id
     poison = new_lesson(POISON_TEXT, skill="git", month=store.month(), tag="Setup")
     store.quarantine(poison, POISON_REASON, store.provenance("distill", agent="claude-code"))
     store.feedback(docker[1], "wrong", note="the cache key is the file hash")

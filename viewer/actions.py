@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.errors import InvalidInput, NotFound
+from fireworks_skill_memory.memory.ingest import review
 from fireworks_skill_memory.memory.redact.redactor import redact
-from fireworks_skill_memory.memory.store import review
 from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
 from fireworks_skill_memory.memory.store.lesson import clean_tag, clean_text
 from fireworks_skill_memory.memory.store.markdown_store import Matcher, Store

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from fireworks_skill_memory.memory.config import Settings
+from fireworks_skill_memory.memory.ingest.review import ReviewItem, review_items
 from fireworks_skill_memory.memory.light_json import loads
 from fireworks_skill_memory.memory.retrieval.prior import (
     hits_age_prior,
@@ -27,7 +28,6 @@ from fireworks_skill_memory.memory.sessions.session_files import PROMPTS_FILE, s
 from fireworks_skill_memory.memory.store.ledger import LessonRecord
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
-from fireworks_skill_memory.memory.store.review import ReviewItem, review_items
 
 DAY = 86400.0
 RECENT_DAYS = 30

@@ -10,9 +10,9 @@ from datetime import datetime, timezone
 from html import escape
 from urllib.parse import urlencode
 
+from fireworks_skill_memory.memory.ingest.review import ReviewItem
 from fireworks_skill_memory.memory.store.ledger import LessonRecord
 from fireworks_skill_memory.memory.store.lesson import Lesson, escape_undecodable
-from fireworks_skill_memory.memory.store.review import ReviewItem
 from fireworks_skill_memory.viewer import plots
 from fireworks_skill_memory.viewer.actions import scope_param
 from fireworks_skill_memory.viewer.data import (

@@ -38,7 +38,6 @@ from fireworks_skill_memory.memory.dedup.decision import (
     decide,
     shipped_thresholds,
 )
-from fireworks_skill_memory.memory.dedup.evaluation import is_lost
 from fireworks_skill_memory.memory.dedup.features import PairFeatures, pair_features
 from fireworks_skill_memory.memory.evaluation.cv import (
     ComponentReport,
@@ -46,6 +45,7 @@ from fireworks_skill_memory.memory.evaluation.cv import (
     Progress,
 )
 from fireworks_skill_memory.memory.evaluation.cv import report as cv_report
+from fireworks_skill_memory.memory.evaluation.dedup_pairs import is_lost
 from fireworks_skill_memory.memory.evaluation.folds import grouped_folds
 from fireworks_skill_memory.memory.evaluation.suite import Context
 

@@ -7,7 +7,7 @@ run on the same corpus and queries so the figures are comparable. A failure quer
 (`command` and `error` instead of `task`) is answered the way the failure hook answers
 it: the task text is `memory.retrieval.failure.failure_task`, and `ours` ranks and gates
 with `FAILURE_WEIGHTS` (`memory.retrieval.failure_ranking`).
-Dedup is evaluated in `memory.dedup.evaluation`.
+Dedup is evaluated in `memory.evaluation.dedup_pairs`.
 """
 
 from __future__ import annotations

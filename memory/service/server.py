@@ -56,6 +56,10 @@ RETRY_MAX = 60.0
 WATCH_INTERVAL = 1.0  # how often a failed service looks for a repaired index or model
 LOCK_RETRY = 1.0  # a probe holds the lock for an instant; a starting service waits that out
 CALLERS_KEPT = 16  # distinct callers' settings kept resolved
+# An exit while the loader is inside a native library (importing torch or onnxruntime, an
+# ONNX export) aborts the interpreter at shutdown (SIGABRT): a stopping service lets a load
+# under way finish first, for at most this long.
+LOADER_GRACE = 120.0
 
 
 class WarmingUp(Exception):
@@ -160,7 +164,8 @@ class Service:
             self.attempts += 1
             if self._load(retry_after=delay):
                 self._next_attempt = None
-                self._pin_glossary()
+                if not self.stopping.is_set():
+                    self._pin_glossary()
                 return
             # taken after the attempt, so what the attempt itself wrote is no "change"
             changed = self._wait_for_retry(watched_state(self.settings))
@@ -672,7 +677,8 @@ def serve(
         log.info("listening on %s (version %s)", path, VERSION)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, lambda *_: service.stopping.set())
-        threading.Thread(target=service.keep_loading, name="loader", daemon=True).start()
+        loader = threading.Thread(target=service.keep_loading, name="loader", daemon=True)
+        loader.start()
         threading.Thread(
             target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True
         ).start()
@@ -685,11 +691,13 @@ def serve(
         except KeyboardInterrupt:
             pass
         finally:
+            service.stopping.set()
             server.shutdown()
             server.server_close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(os.path.join(run_dir(settings.home), PID_NAME))
+            loader.join(LOADER_GRACE)
             log.info("stopped")
     return 0

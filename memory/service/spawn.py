@@ -12,7 +12,6 @@ import os
 import sys
 import time
 
-SERVICE_MODULE = "fireworks_skill_memory.hooks.service_main"  # the service's entry point
 SPAWN_COOLDOWN = 15.0  # seconds between two automatic starts of one home's service
 
 SERVICE_MODULE = "fireworks_skill_memory.cli.service_main"  # the service's entry point

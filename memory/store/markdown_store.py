@@ -471,31 +471,6 @@ class Store:
                 write_atomic(path, doc.render())
         return doc, evicted
 
-    def add(
-        self,
-        skill: str | None,
-        text: str,
-        tag: str | None = None,
-        *,
-        matcher: Matcher | None = exact_matcher,
-        origin: Provenance | None = None,
-        dry_run: bool = False,
-    ) -> AddOutcome:
-        """One lesson through the write pipeline (`memory.ingest.Ingest`), as `add` writes it
-        but with the rules screen only (no model): a convenience for scripts and tests."""
-        from fireworks_skill_memory.memory.ingest import Ingest, LessonCandidate
-        from fireworks_skill_memory.memory.screen.screen import RULES_SCREEN, Trust
-
-        ingest = Ingest(
-            store=self,
-            screen=RULES_SCREEN,
-            trust=Trust.NORMAL,
-            source="add",
-            matcher=matcher,
-            dry_run=dry_run,
-        )
-        return ingest.add(LessonCandidate(text, skill, tag, provenance=origin)).outcome
-
     def commit(
         self, skill: str | None, placements: Sequence[Placement], held: Sequence[Held] = ()
     ) -> list[AddOutcome]:
@@ -557,12 +532,16 @@ class Store:
         on_shelf = {item.lesson.id for item in read_archive(self.settings, skill, QUARANTINE_FILE)}
         items: list[ArchivedLesson] = []
         moved = []
+        # no home file yet: the document is the legacy one this write brings in, not hand edits
+        adopting = not os.path.exists(self.knowledge_path(skill))
         for lesson, reason, origin in ((h.lesson, h.reason, h.origin) for h in held):
             entry = doc.find(lesson.id)
             record = LessonRecord(lesson.id, lesson.text, "quarantine", origin)
             if entry is not None:  # its wording was in KNOWLEDGE.md: whence it came stays
                 moved.append(entry)
-                unrecorded = replace(record, provenance=self.provenance("edit"))
+                unrecorded = (
+                    record if adopting else replace(record, provenance=self.provenance("edit"))
+                )
                 lesson, record = entry.lesson, ledger.get(lesson.id) or unrecorded
             if lesson.id not in on_shelf:
                 on_shelf.add(lesson.id)

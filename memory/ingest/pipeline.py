@@ -460,3 +460,28 @@ def _reports(items: Sequence[_Item], outcomes: Sequence[AddOutcome]) -> dict[int
         item.index: IngestReport(item.candidate, outcome)
         for item, outcome in zip(items, outcomes, strict=True)
     }
+
+
+def add_lesson(
+    store: Store,
+    skill: str | None,
+    text: str,
+    tag: str | None = None,
+    *,
+    matcher: Matcher | None = exact_matcher,
+    origin: Provenance | None = None,
+    dry_run: bool = False,
+) -> AddOutcome:
+    """One lesson through the write pipeline as `add` writes it, with the rules screen only
+    (no model): a convenience for scripts, benchmarks and tests."""
+    from fireworks_skill_memory.memory.screen.screen import RULES_SCREEN
+
+    ingest = Ingest(
+        store=store,
+        screen=RULES_SCREEN,
+        trust=Trust.NORMAL,
+        source="add",
+        matcher=matcher,
+        dry_run=dry_run,
+    )
+    return ingest.add(LessonCandidate(text, skill, tag, provenance=origin)).outcome

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from fireworks_skill_memory.memory.dedup.matcher import SemanticMatcher
 from fireworks_skill_memory.memory.dedup.supersede import Decision
 from fireworks_skill_memory.memory.errors import InvalidInput
+from fireworks_skill_memory.memory.ingest import add_lesson
 from fireworks_skill_memory.memory.store.lesson import Lesson
 
 if TYPE_CHECKING:
@@ -217,8 +218,8 @@ def evaluate_dedup(
         store = Store(settings)
         for index, pair in enumerate(pairs):
             skill = f"pair-{index}"
-            store.add(skill, str(pair["a"]), matcher=None)
-            outcome = store.add(skill, str(pair["b"]), matcher=matcher)
+            add_lesson(store, skill, str(pair["a"]), matcher=None)
+            outcome = add_lesson(store, skill, str(pair["b"]), matcher=matcher)
             merged = outcome.action == "merged"
             decisions.append(
                 DedupDecision(
