@@ -83,9 +83,9 @@ class ExportedLesson:
     def parse(cls, line: str) -> ExportedLesson:
         """The lesson of one exported line; InvalidInput saying what is wrong with it."""
         try:
-            data = json.loads(line)
-        except ValueError as error:
-            raise InvalidInput(f"not JSON ({error.args[0]})") from None
+            data = json.loads(line.rstrip("\r\n"))
+        except json.JSONDecodeError as error:
+            raise InvalidInput(f"not JSON ({error.msg} at column {error.colno})") from None
         if not isinstance(data, dict):
             raise InvalidInput("not a JSON object")
         skill = _optional_str(data, "skill")
