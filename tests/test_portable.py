@@ -162,3 +162,39 @@ def test_imported_lessons_go_through_the_screen_and_redaction(
     texts = [text for text, *_ in shown(target, "--skill", "git")]
     assert len(texts) == 1 and secret not in texts[0]
     assert shown(target, "--skill", "git")[0][3] == "bob@example.org"  # no record: the importer
+
+
+# close restatements that stood side by side in the source home, and one the target already has
+NEAR = [
+    "Use git switch -c to create a new branch",
+    "Use git switch -c to create a new branch from the current HEAD",
+    "Create branches with git switch -c, not git checkout -b",
+]
+
+
+@pytest.mark.real_model
+def test_the_round_trip_holds_with_the_real_matcher(
+    cli_real: CliInvoker, env: dict[str, str], tmp_path: Path
+) -> None:
+    """The real dedup matcher neither merges lessons of one export with one another nor
+    retires one; a lesson the target already holds in other words is merged, not added."""
+    source = other_home(env, tmp_path, "source", "ada@example.org")
+    path = tmp_path / "source" / "skills" / "git" / "KNOWLEDGE.md"  # kept by hand: all stay
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "# git\n\n## Entries\n\n" + "".join(f"- [2026-01] [Branches] {t}  [HIT:2]\n" for t in NEAR)
+    )
+    dump = tmp_path / "git.jsonl"
+    assert source("export", "--out", str(dump)).exit_code == 0
+    target = other_home(env, tmp_path, "target", "bob@example.org")
+    result = target("import", str(dump), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["added"] == len(NEAR)
+    assert shown(target, "--skill", "git") == shown(source, "--skill", "git")
+
+    third = other_home(env, tmp_path, "third", "cy@example.org")
+    assert (
+        third("add", "--skill", "git", "Use git switch -c to create a new branch.").exit_code == 0
+    )
+    summary = json.loads(third("import", str(dump), "--json").output)
+    assert summary["merged"] >= 1 and summary["added"] + summary["merged"] == len(NEAR)
