@@ -160,11 +160,11 @@ def parse_export(lines: Iterable[str]) -> list[ExportedLesson]:
 
 # ---- export -----------------------------------------------------------------------------------
 def export_lessons(
-    store: Store, skill: str | None = None, *, every_scope: bool = True, archive: bool = False
+    store: Store, skill: str | None = None, *, archive: bool = False
 ) -> Iterator[ExportedLesson]:
-    """The home's lessons (one scope when `skill` is given or `every_scope` is False), each
-    with its ledger record, redacted; with `archive`, the archived lessons too."""
-    scopes = store.scopes() if every_scope and skill is None else [skill]
+    """The home's lessons (every scope, global first; only `skill`'s when given), each with
+    its ledger record, redacted; with `archive`, the archived lessons too."""
+    scopes = store.scopes() if skill is None else [skill]
     for scope in scopes:
         lessons = store.lessons(scope)
         records = store.records(scope, lessons)
