@@ -16,6 +16,8 @@ from fireworks_skill_memory.cli import (
     lessons,
     mcp,
     model,
+    portable,
+    promote,
     review,
     search,
     service,
@@ -66,6 +68,8 @@ def cli() -> None:
 for command in (
     *lessons.COMMANDS,
     *review.COMMANDS,
+    *promote.COMMANDS,
+    *portable.COMMANDS,
     *search.COMMANDS,
     *evaluate.COMMANDS,
     *service.COMMANDS,

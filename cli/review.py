@@ -200,15 +200,30 @@ def feedback(
     """
     if rating is None:
         raise click.UsageError("give --helped or --wrong")
-    outcome = store().feedback(
-        lesson_id, rating, note=note, skill=_scope(skill), scoped=skill is not None
-    )
+    from fireworks_skill_memory.memory.errors import NotFound
+    from fireworks_skill_memory.memory.ingest.promotion import rate_promoted
+
+    memory = store()
+    in_skill_md = False
+    try:
+        outcome = memory.feedback(
+            lesson_id, rating, note=note, skill=_scope(skill), scoped=skill is not None
+        )
+    except NotFound:  # a lesson promoted into SKILL.md is rated in its ledger record
+        promoted = rate_promoted(memory, lesson_id, rating, note=note)
+        if promoted is None:
+            raise
+        outcome, in_skill_md = promoted, True
     if as_json:
         emit_json(outcome.as_json())
         return
     lesson = outcome.lesson
     if outcome.archived:
         click.echo(f"archived {lesson_id}: reported wrong again (review restore undoes it)")
+    elif in_skill_md and rating == "wrong":
+        click.echo(f"disputed {lesson_id}: it is in SKILL.md now; `skill-memory review` lists it")
+    elif in_skill_md:
+        click.echo(f"helped {lesson_id} (promoted into SKILL.md)")
     elif rating == "wrong":
         click.echo(f"disputed {lesson_id}: it now ranks below every undisputed lesson")
     else:

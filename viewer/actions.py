@@ -147,6 +147,26 @@ def _delete(request: ActionInput) -> Done:
     return Done(f"deleted {request.lesson_id}", request.scope)
 
 
+def _promote(request: ActionInput) -> Done:
+    """Write the promotion a person approved: the lessons (`id`, comma-separated) and the
+    SKILL.md (`skill_md_hash`) they were shown, else nothing (the proposal changed)."""
+    from fireworks_skill_memory.memory.ingest.promotion import apply_promotion
+
+    skill = _scope_required(request)
+    if skill is None:
+        raise InvalidInput("the global scope has no SKILL.md")
+    done = apply_promotion(
+        request.store,
+        skill,
+        expect_ids=[part for part in request.lesson_id.split(",") if part],
+        expect_hash=request.form.get("skill_md_hash") or None,
+    )
+    return Done(
+        f"promoted {len(done.promoted)} lesson(s) into {done.path} (backup: {done.backup})",
+        skill,
+    )
+
+
 def _scope_required(request: ActionInput) -> str | None:
     if not request.scoped:
         raise InvalidInput("this action needs the lesson's skill")
@@ -163,4 +183,5 @@ ACTIONS: dict[str, Callable[[ActionInput], Done]] = {
     "wrong": _rate("wrong"),
     "edit": _edit,
     "delete": _delete,
+    "promote": _promote,
 }

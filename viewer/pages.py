@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from html import escape
 from urllib.parse import urlencode
 
+from fireworks_skill_memory.memory.ingest.promotion import MIN_HELPED, Proposal
 from fireworks_skill_memory.memory.ingest.review import ReviewItem
 from fireworks_skill_memory.memory.store.ledger import LessonRecord
 from fireworks_skill_memory.memory.store.lesson import Lesson, escape_undecodable
@@ -32,6 +33,7 @@ REVIEW_MOVES: dict[str, tuple[tuple[str, str], ...]] = {
     "disputed": (("confirm", "Confirm"), ("archive", "Archive")),
     "unverified": (("confirm", "Confirm"), ("archive", "Archive")),
     "contested": (("confirm", "Confirm"), ("archive", "Archive")),
+    "promoted": (),  # in SKILL.md now: a person edits SKILL.md
 }
 
 
@@ -215,10 +217,13 @@ def skill_page(frame: Frame, view: SkillView) -> str:
         reverse=view.descending,
     )
     body = [
+        f'<p><a href="{link("/promote", s=scope)}">Promotion into SKILL.md</a></p>'
+        if scope is not None
+        else "",
         f'<form class="task" method="get" action="/skill"><input type="hidden" name="s" '
         f'value="{e(param)}"><label>Rank for a task <input type="search" name="task" '
         f'value="{e(view.task)}" placeholder="what the agent is doing"></label>'
-        '<button type="submit">Rank</button></form>'
+        '<button type="submit">Rank</button></form>',
     ]
     if view.task and not view.ranked:
         body.append('<p class="muted">No lessons to rank.</p>')
@@ -543,6 +548,57 @@ def _review_row(frame: Frame, item: ReviewItem) -> str:
         f"{provenance_block(item.record)}</details></td><td>{e(item.reason)}</td>"
         f'<td>{e(item.date or "—")}</td><td class="moves">{buttons}</td></tr>'
     )
+
+
+# ---- promotion -------------------------------------------------------------------------------
+def promote_page(frame: Frame, proposals: Sequence[Proposal], skill: str | None) -> str:
+    """Lessons ready for SKILL.md: every skill's, or one skill's proposal with its diff and
+    the approve button (a POST with the CSRF token, like the review moves)."""
+    body = [
+        '<p class="muted">A lesson is ready when it was rated helped at least '
+        f"{MIN_HELPED} times, has no standing dispute and its SKILL.md has not changed since "
+        'it was last confirmed. Approving appends it to SKILL.md under "Lessons learned" '
+        "(a backup is kept beside it) and moves it to ARCHIVE.md.</p>"
+    ]
+    shown = [proposal for proposal in proposals if proposal.candidates]
+    if not shown:
+        body.append('<p class="empty">No lesson is ready for promotion.</p>')
+    for proposal in shown:
+        body.append(_proposal(frame, proposal, detailed=skill is not None))
+    title = "Promotion into SKILL.md" + (f" · {skill}" if skill else "")
+    return frame.page(title, "overview", "".join(body))
+
+
+def _proposal(frame: Frame, proposal: Proposal, *, detailed: bool) -> str:
+    rows = "".join(
+        f"<tr><td><code>{e(c.lesson.id)}</code></td><td>{e(c.lesson.tag or '')}</td>"
+        f'<td class="text">{e(c.lesson.text)}</td><td>{c.record.helped}</td></tr>'
+        for c in proposal.candidates
+    )
+    parts = [
+        f'<section class="promotion"><h2><a href="{link("/promote", s=proposal.skill)}">'
+        f"{e(proposal.skill)}</a> ({len(proposal.candidates)})</h2>"
+        '<table class="queue"><thead><tr><th>Id</th><th>Tag</th><th>Lesson</th><th>Helped'
+        f"</th></tr></thead><tbody>{rows}</tbody></table>"
+    ]
+    if proposal.path is None:
+        parts.append('<p class="flash error">No SKILL.md found for this skill.</p>')
+    elif detailed:
+        parts.append(f"<p>SKILL.md: <code>{e(proposal.path)}</code></p>")
+        parts.append(f'<pre class="diff">{e(proposal.diff())}</pre>')
+        fields = {
+            "id": ",".join(proposal.ids),
+            "skill": proposal.skill,
+            "skill_md_hash": proposal.skill_md_hash or "",
+            "next": f"/promote?s={proposal.skill}",
+        }
+        parts.append(
+            frame.form(
+                "promote", "Approve: write SKILL.md", fields, confirm=f"Write {proposal.path}?"
+            )
+        )
+    parts.append("</section>")
+    return "".join(parts)
 
 
 def error_page(frame: Frame, title: str, message: str) -> str:

@@ -366,6 +366,16 @@ def _review(handler: Handler, query: dict[str, str]) -> str:
     return pages.review_page(handler._frame(query, len(items)), items)
 
 
+def _promote(handler: Handler, query: dict[str, str]) -> str:
+    from fireworks_skill_memory.memory.ingest.promotion import propose
+
+    store = Reader(handler.viewer.settings).store
+    skill = scope_of(query.get("s") or None)
+    skills = [skill] if skill is not None else [info.skill for info in store.skills()]
+    proposals = [propose(store, name) for name in skills]
+    return pages.promote_page(handler._frame(query), proposals, skill)
+
+
 ROUTES = {
     "/": _overview,
     "/skill": _skill,
@@ -373,4 +383,5 @@ ROUTES = {
     "/search": _search,
     "/injections": _injections,
     "/review": _review,
+    "/promote": _promote,
 }

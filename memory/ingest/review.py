@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from fireworks_skill_memory.memory.errors import NotFound
+from fireworks_skill_memory.memory.ingest.promotion import is_promoted
 from fireworks_skill_memory.memory.store.archive import (
     ARCHIVE_FILE,
     QUARANTINE_FILE,
@@ -26,7 +27,15 @@ from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import AddOutcome, Matcher, Store
 from fireworks_skill_memory.memory.store.provenance import utc_stamp
 
-STATUSES = ("quarantined", "superseded", "disputed", "contested", "unverified", "archived")
+STATUSES = (
+    "quarantined",
+    "superseded",
+    "disputed",
+    "contested",
+    "unverified",
+    "archived",
+    "promoted",  # promoted into SKILL.md, then reported wrong: a person fixes SKILL.md
+)
 # Archive reasons a review lists by default; merged wordings and evictions only with `everything`.
 _LISTED_ARCHIVE = ("superseded by", "disputed:", "archived in review")
 RESTORED = "restored in review"
@@ -114,9 +123,16 @@ def _scope_items(store: Store, skill: str | None, everything: bool) -> list[Revi
     ledger = store.ledger(skill)
     items = _quarantined(store, skill, ledger)
     for shelved in read_archive(store.settings, skill, ARCHIVE_FILE):
+        record = ledger.get(shelved.lesson.id)
+        if is_promoted(record) and record is not None and record.disputed:
+            note = record.disputes[-1].note or "reported wrong"
+            reason = f"{shelved.reason} on {shelved.date}, since disputed: {note} (edit SKILL.md)"
+            items.append(
+                ReviewItem("promoted", shelved.lesson, reason, record.disputes[-1].at, record)
+            )
+            continue
         if everything or shelved.reason.startswith(_LISTED_ARCHIVE):
             status = "superseded" if shelved.reason.startswith("superseded by") else "archived"
-            record = ledger.get(shelved.lesson.id)
             items.append(ReviewItem(status, shelved.lesson, shelved.reason, shelved.date, record))
     lessons = store.lessons(skill)
     records = store.records(skill, lessons)
