@@ -23,6 +23,7 @@ from fireworks_skill_memory.memory.evaluation.folds import (
     split,
     stratified_folds,
 )
+from fireworks_skill_memory.memory.evaluation.retrieval import Case, Labels
 from fireworks_skill_memory.memory.evaluation.vectors import CachedEmbedder
 from tests.conftest import FakeEmbedder
 
@@ -139,3 +140,69 @@ def test_cached_embedder_embeds_each_text_once_across_runs(tmp_path: object) -> 
     again = second.embed_batch(["another", "a lesson"])
     assert calls == [2]
     assert np.allclose(again, vectors[[1, 0]])
+
+
+def _gate_cases(seed: int) -> list[Case]:
+    from fireworks_skill_memory.memory.retrieval.ranking import Features
+
+    rng = np.random.default_rng(seed)
+    cases: list[Case] = []
+    for q in range(30):
+        n = 8
+        ids = tuple(f"s{q}-{i}" for i in range(n))
+        sim = rng.uniform(0.0, 0.8, n)
+        features = Features(sim, sim, rng.uniform(0, 0.3, n), rng.uniform(0, 3, n), np.zeros(n))
+        relevant = () if q % 4 == 0 else (ids[int(rng.integers(n))],)
+        cases.append(Case(Labels(f"q{q}", f"skill{q % 6}", "k", relevant), ids, features))
+    return cases
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_fit_gate_chooses_as_trying_every_gate_one_by_one(seed: int) -> None:
+    """The gate fit scores all thresholds at once; it must pick what a plain search over every
+    (lexical weight, most, cut, threshold) would, with the same tie-breaking."""
+    import dataclasses
+
+    from fireworks_skill_memory.memory.evaluation.retrieval import (
+        GATE_LEXICAL_GRID,
+        RELATIVE_CUT_GRID,
+        GateParams,
+        fit_gate,
+        with_gate,
+    )
+    from fireworks_skill_memory.memory.retrieval.ranking import RankingWeights, gate, score
+
+    cases = _gate_cases(seed)
+    base = RankingWeights(hub_weight=0.3, lexical_weight=0.0)
+    none_total = sum(1 for c in cases if not c.labels.relevant)
+    best: tuple[tuple[float, ...], GateParams] | None = None
+    for lexical in GATE_LEXICAL_GRID:
+        weights = dataclasses.replace(base, gate_lexical_weight=lexical)
+        results = [score(c.features, weights) for c in cases if c.features is not None]
+        for most in (2, 3):
+            for cut in RELATIVE_CUT_GRID:
+                for t in sorted({r.confidence for r in results}):
+                    option = GateParams(t - 1e-9, lexical, cut, most)
+                    found = wrong = 0
+                    for case, result in zip(cases, results, strict=True):
+                        shown = gate(result, with_gate(weights, option))
+                        if not case.labels.relevant:
+                            wrong += bool(shown)
+                        elif case.labels.relevant[0] in {case.ids[i] for i in shown}:
+                            found += 1
+                    fi = wrong / none_total
+                    value = (
+                        float(fi <= 0.2 + 1e-9),
+                        found / (len(cases) - none_total),
+                        -fi,
+                        -most,
+                        t,
+                    )
+                    if best is None or value > best[0]:
+                        best = (value, option)
+    assert best is not None
+    chosen = fit_gate(cases, base, frozenset(), max_injects=(2, 3))
+    assert chosen.lexical_weight == best[1].lexical_weight
+    assert chosen.relative_cut == best[1].relative_cut
+    assert chosen.max_inject == best[1].max_inject
+    assert chosen.threshold == pytest.approx(best[1].threshold, abs=1e-12)

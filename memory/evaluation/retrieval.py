@@ -40,7 +40,6 @@ from fireworks_skill_memory.memory.evaluation.suite import Context
 from fireworks_skill_memory.memory.retrieval.evaluation import retrieval_metrics, temporary_home
 from fireworks_skill_memory.memory.retrieval.ranking import (
     Features,
-    RankedResult,
     RankingWeights,
     gate,
     score,
@@ -202,45 +201,50 @@ def fit_gate(
 
     For each lexical weight the queries' confidences are computed once; every confidence
     is a candidate threshold (a threshold just above it leaves that query out). Ties go to
-    the lower false injection, then the higher threshold.
+    the lower false injection, then the fewer lessons, then the higher threshold.
+
+    A query passes the gate when its confidence reaches the threshold, and then shows at least
+    its first lesson; whether its best lesson is among those shown does not depend on the
+    threshold, so each (lexical weight, cut, most) is scored for every threshold at once.
     """
     gate_lexicals = (0.0,) if GATE_LEXICAL in off else GATE_LEXICAL_GRID
-    options: list[GateParams] = []
-    scored: dict[float, list[RankedResult | None]] = {}
+    none = np.array([not c.labels.relevant for c in cases], dtype=bool)
+    none_total = int(none.sum())
+    answerable = len(cases) - none_total
+    best: tuple[tuple[float, ...], GateParams] | None = None
     for gate_lexical in gate_lexicals:
         weights = dataclasses.replace(base, gate_lexical_weight=gate_lexical)
-        scored[gate_lexical] = [
-            None if c.features is None else score(c.features, weights) for c in cases
-        ]
-        confidences = sorted({r.confidence for r in scored[gate_lexical] if r is not None})
+        scored = [None if c.features is None else score(c.features, weights) for c in cases]
+        confidence = np.array(
+            [-math.inf if r is None or math.isnan(r.confidence) else r.confidence for r in scored]
+        )
+        thresholds = np.array(sorted({float(x) for x in confidence if x > -math.inf}) or [0.0])
+        passes = confidence[None, :] >= (thresholds - 1e-9)[:, None]
+        wrong = (passes & none[None, :]).sum(axis=1) / max(1, none_total)
         for most in max_injects:
             for cut in RELATIVE_CUT_GRID:
-                options.extend(
-                    GateParams(t - 1e-9, gate_lexical, cut, most) for t in confidences or [0.0]
+                option_weights = dataclasses.replace(
+                    weights, gate_relative_cut=cut, max_inject=most, gate_threshold=-math.inf
                 )
-    none_total = sum(1 for c in cases if not c.labels.relevant)
-    answerable = sum(1 for c in cases if c.labels.relevant)
-
-    def objective(option: GateParams) -> tuple[float, ...]:
-        weights = with_gate(base, option)
-        found = wrong = 0
-        for case, result in zip(cases, scored[option.lexical_weight], strict=True):
-            shown = [] if result is None else gate(result, weights)
-            if not case.labels.relevant:
-                wrong += bool(shown)
-            elif case.labels.relevant[0] in {case.ids[i] for i in shown[:5]}:
-                found += 1
-        false_injection = wrong / none_total if none_total else 0.0
-        feasible = false_injection <= max_false_injection + 1e-9
-        return (
-            float(feasible),
-            found / max(1, answerable),
-            -false_injection,
-            -option.max_inject,
-            option.threshold,
-        )
-
-    return best_of(options, objective)
+                found_if_passed = np.array(
+                    [
+                        result is not None
+                        and bool(case.labels.relevant)
+                        and case.labels.relevant[0]
+                        in {case.ids[i] for i in gate(result, option_weights)[:5]}
+                        for case, result in zip(cases, scored, strict=True)
+                    ],
+                    dtype=bool,
+                )
+                found = (passes & found_if_passed[None, :]).sum(axis=1) / max(1, answerable)
+                for t, threshold in enumerate(thresholds):
+                    feasible = wrong[t] <= max_false_injection + 1e-9
+                    value = (float(feasible), float(found[t]), -float(wrong[t]), -most, threshold)
+                    if best is None or value > best[0]:
+                        option = GateParams(float(threshold) - 1e-9, gate_lexical, cut, most)
+                        best = (value, option)
+    assert best is not None
+    return best[1]
 
 
 # ---- the component ------------------------------------------------------------------------
