@@ -176,8 +176,13 @@ class SnapshotReader:
         if not parsed.rows:
             self._files[source.path] = (mark, parsed, None)
             return parsed, None
-        known = read_vectors(os.path.join(self.folder, file_name(parsed.key)), self.dimension)
+        path = os.path.join(self.folder, file_name(parsed.key))
+        known = read_vectors(path, self.dimension)
         if any(row.content_hash not in known for row in parsed.rows):
+            # stale or damaged: the index's sync that follows writes it again (from the
+            # markdown when the file changed, else from the table, as it fills a missing one)
+            with contextlib.suppress(OSError):
+                os.unlink(path)
             return None
         vectors = np.stack([known[row.content_hash] for row in parsed.rows])
         self._files[source.path] = (mark, parsed, vectors)
