@@ -288,16 +288,26 @@ class Retriever:
         and the snapshot; None when not cold or the snapshot lacks a vector (then the index)."""
         if not self.cold:
             return None
+        found = self._snapshot_rows(skills)
+        if found is None:
+            self.cold = False  # stale: the index syncs, and its sync completes the snapshot
+        return found
+
+    def _snapshot_rows(
+        self, skills: list[str | None] | None
+    ) -> tuple[list[Row], np.ndarray] | None:
+        """Rows of these scopes from the markdown, vectors from the snapshot (None: it lacks
+        one). A warm process reads a synced scope's candidates this way too: LanceDB's reads
+        leave ~40 MB resident in the service."""
         if self._snapshot is None:
             from fireworks_skill_memory.memory.retrieval.snapshot import SnapshotReader
 
             embedder = self.embedder
-            self._snapshot = SnapshotReader(self.settings, embedder.model_id, embedder.dimension)
+            self._snapshot = SnapshotReader(
+                self.settings, embedder.model_id, embedder.dimension, cache=self.cold
+            )
         found = self._snapshot.scopes(skills)
-        if found is None:
-            self.cold = False  # stale: the index syncs, and its sync completes the snapshot
-            return None
-        return found.rows, found.vectors
+        return None if found is None else (found.rows, found.vectors)
 
     def _has_lessons(self, skill: str | None) -> bool:
         """True when the scope has lessons of its own or in the pulled team layer."""
@@ -323,7 +333,10 @@ class Retriever:
         cached = self._scopes.get(scope)
         if cached is not None and cached[0] == key and key is not None:
             return cached[1]
-        rows, vectors = self.memory.index.scope_rows([scope, team_scope(scope)])
+        found = self._snapshot_rows([skill])
+        rows, vectors = (
+            found if found is not None else self.memory.index.scope_rows([scope, team_scope(scope)])
+        )
         candidates = self._prepare(*collapse_restatements(rows, vectors))
         self._scopes[scope] = (key, candidates)
         return candidates

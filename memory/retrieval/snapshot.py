@@ -118,13 +118,17 @@ class ColdScope:
 class SnapshotReader:
     """Scopes' rows from the markdown and their vectors from the snapshot, for one model.
 
-    A knowledge file is parsed and its snapshot read again only when its stat changed, so a
-    batch of searches in one process reads each file once.
+    With `cache` (a cold process's batch of searches), a knowledge file is parsed and its
+    snapshot read again only when its stat changed; a warm process, which keeps each scope's
+    candidates itself, keeps nothing here.
     """
 
-    def __init__(self, settings: Settings, model_id: str, dimension: int) -> None:
+    def __init__(
+        self, settings: Settings, model_id: str, dimension: int, *, cache: bool = True
+    ) -> None:
         self.settings = settings
         self.dimension = dimension
+        self.cache = cache
         self.folder = snapshot_dir(settings.index_dir, model_id)
         self._files: dict[str, tuple[tuple[int, int, int], ParsedSource, np.ndarray | None]] = {}
 
@@ -174,7 +178,6 @@ class SnapshotReader:
         except (FileNotFoundError, NotADirectoryError):
             return None  # removed since it was listed: the index path sorts it out
         if not parsed.rows:
-            self._files[source.path] = (mark, parsed, None)
             return parsed, None
         path = os.path.join(self.folder, file_name(parsed.key))
         known = read_vectors(path, self.dimension)
@@ -185,5 +188,6 @@ class SnapshotReader:
                 os.unlink(path)
             return None
         vectors = np.stack([known[row.content_hash] for row in parsed.rows])
-        self._files[source.path] = (mark, parsed, vectors)
+        if self.cache:
+            self._files[source.path] = (mark, parsed, vectors)
         return parsed, vectors
