@@ -57,6 +57,12 @@ class NoIndex(LessonIndex):
         raise AssertionError("the cold path opened the LanceDB index")
 
 
+def lancedb_only(retriever: Retriever) -> Retriever:
+    """A retriever that reads every candidate from LanceDB (as before the snapshot)."""
+    retriever._snapshot_rows = lambda skills: None  # type: ignore[method-assign]
+    return retriever
+
+
 def summary(hits: list[Hit]) -> list[tuple[str, str | None, float]]:
     return [(hit.lesson.id, hit.lesson.skill, round(hit.score, 5)) for hit in hits]
 
@@ -85,7 +91,7 @@ def test_the_cold_path_answers_as_the_index_does_without_opening_it(
     fake_embedder: FakeEmbedder,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    warm = Retriever(settings, fake_embedder)
+    warm = lancedb_only(Retriever(settings, fake_embedder))
     expected = {q: summary(warm.search(q)) for q in QUERIES}
     expected_skill = summary(warm.search(QUERIES[0], skill="docker"))
     expected_inject = warm.inject("pytest", QUERIES[1]).text
@@ -184,6 +190,34 @@ def test_a_snapshot_that_cannot_be_written_costs_only_speed(
     assert cold.search(QUERIES[2], top=1)[0].lesson.skill == "docker"
 
 
+def test_a_warm_process_reads_the_snapshot_after_each_sync(
+    synced: MemoryIndex,
+    store: Store,
+    settings: Settings,
+    fake_embedder: FakeEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    warm = Retriever(settings, fake_embedder)
+    baseline = lancedb_only(Retriever(settings, fake_embedder))
+    assert summary(warm.search(QUERIES[2])) == summary(baseline.search(QUERIES[2]))
+    searches: list[int] = []
+    real = LessonIndex.search
+    monkeypatch.setattr(LessonIndex, "search", lambda *a, **k: searches.append(1) or real(*a, **k))
+    warm.search(QUERIES[0], skill="docker")
+    warm.search(QUERIES[1])
+    assert searches == []  # candidates from the snapshot, no LanceDB query
+    path = Path(store.knowledge_path("docker"))
+    path.write_text(path.read_text().replace("host.docker.internal", "the zebra gateway"))
+    monkeypatch.setattr("fireworks_skill_memory.memory.retrieval.retriever.ALL_SCOPES_RECHECK", 0)
+    hits = warm.search("zebra gateway", top=3)
+    assert any("zebra" in hit.lesson.text for hit in hits)
+    assert summary(warm.search("zebra gateway", skill="docker")) == summary(
+        lancedb_only(Retriever(settings, fake_embedder)).search("zebra gateway", skill="docker")
+    )
+    assert searches == []  # the sync rewrote the docker file's snapshot
+    assert summary(hits) == summary(baseline.search("zebra gateway", top=3))
+
+
 # ---- a cold CLI process imports no LanceDB ----------------------------------------------
 PROBE = """
 import json, sys
@@ -238,12 +272,14 @@ def test_the_cold_path_ranks_as_the_lancedb_path_with_the_real_model(
         ("git", "Squash fixup commits with an interactive rebase before the review"),
     ):
         add_lesson(store, skill, text, matcher=None)
-    warm = Retriever(settings, real_embedder)
+    warm = lancedb_only(Retriever(settings, real_embedder))
     queries = (*QUERIES, "which image tag should the Dockerfile build from", "undo a force push")
     expected = [summary(warm.search(q, top=5)) for q in queries]
     cold = Retriever(settings, real_embedder, cold=True)
     found = [summary(cold.search(q, top=5)) for q in queries]
     assert cold.cold
-    for want, got in zip(expected, found, strict=True):
+    synced = Retriever(settings, real_embedder)  # warm: reads the snapshot after each sync
+    found_warm = [summary(synced.search(q, top=5)) for q in queries]
+    for want, got in zip(expected * 2, found + found_warm, strict=True):
         assert [h[:2] for h in got] == [h[:2] for h in want]
         assert [h[2] for h in got] == pytest.approx([h[2] for h in want], abs=1e-4)

@@ -71,6 +71,7 @@ MAX_NOTICES = 20  # kept until taken; a warm service that never takes them keeps
 T = TypeVar("T")
 
 Task = str | Sequence[str]
+AllRows = tuple[list["Row"], "np.ndarray"]
 
 
 def task_list(task: Task | None) -> list[str]:
@@ -167,6 +168,8 @@ class Retriever:
         self.settings = settings
         self.cold = cold
         self._snapshot: SnapshotReader | None = None
+        # a warm process's every lesson from the snapshot, by the synced state it was read at
+        self._all_rows: tuple[tuple[tuple[str, str], ...], AllRows | None] | None = None
         self.weights = ranking_weights(settings)
         self._embedder = embedder
         self._memory: MemoryIndex | None = None
@@ -293,6 +296,16 @@ class Retriever:
             self.cold = False  # stale: the index syncs, and its sync completes the snapshot
         return found
 
+    def _synced_snapshot(self) -> AllRows | None:
+        """Every lesson and vector, from the snapshot, for a warm all-skills search just after a
+        sync (kept until the next sync changes a file); None when the snapshot lacks one.
+        A flat scan as LanceDB's below its ANN size, with no query memory left behind."""
+        fingerprints = self.memory.index.load_state().fingerprints
+        key = tuple(sorted((source, seen.sha) for source, seen in fingerprints.items()))
+        if self._all_rows is None or self._all_rows[0] != key:
+            self._all_rows = (key, self._snapshot_rows(None))
+        return self._all_rows[1]
+
     def _snapshot_rows(
         self, skills: list[str | None] | None
     ) -> tuple[list[Row], np.ndarray] | None:
@@ -306,6 +319,8 @@ class Retriever:
             self._snapshot = SnapshotReader(
                 self.settings, embedder.model_id, embedder.dimension, cache=self.cold
             )
+        if skills is None and self._snapshot.large():
+            return None  # LanceDB's ANN index beats reading and scanning every lesson
         found = self._snapshot.scopes(skills)
         return None if found is None else (found.rows, found.vectors)
 
@@ -531,8 +546,12 @@ class Retriever:
             return self._prepare(*collapse_restatements(rows, vectors), clauses=False)
 
         def nearest() -> ScopeCandidates:
-            vector = self.task_vector(task_list(task))
-            rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
+            synced = self._synced_snapshot()
+            if synced is not None:
+                rows, vectors = self._nearest(*synced, task)
+            else:
+                vector = self.task_vector(task_list(task))
+                rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
             return self._prepare(*collapse_restatements(rows, vectors), clauses=False)
 
         try:

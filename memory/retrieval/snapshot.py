@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PREFIX = "snapshot-"
+VECTOR_BYTES = 4  # float32
 
 
 def snapshot_dir(index_dir: str, model_id: str) -> str:
@@ -151,6 +152,15 @@ class SnapshotReader:
         vectors = np.concatenate([v for parsed, v in parts if v is not None and parsed.rows])
         order = sorted(range(len(rows)), key=lambda i: (rows[i].scope, rows[i].position))
         return ColdScope([rows[i] for i in order], vectors[order])
+
+    def large(self) -> bool:
+        """True when the snapshot holds more vectors than LanceDB scans flat (`ANN_MIN_ROWS`)."""
+        from fireworks_skill_memory.index.table import ANN_MIN_ROWS
+
+        total = 0
+        with contextlib.suppress(OSError), os.scandir(self.folder) as entries:
+            total = sum(entry.stat().st_size for entry in entries if entry.name.endswith(".npz"))
+        return total > ANN_MIN_ROWS * self.dimension * VECTOR_BYTES
 
     def _scope_sources(self, skills: Sequence[str | None]) -> list[KnowledgeSource]:
         found = []
