@@ -18,6 +18,9 @@ No lock is held while the model loads or text is embedded: a sync reads the chan
 and embeds what the table lacks first, then takes the writer lock only to write the files
 whose fingerprint still matches what was read and embedded. A file that changed meanwhile
 is read and embedded again (at most `SYNC_ROUNDS` times), else left for the next sync.
+
+Every file written also gets its vectors written to the snapshot beside the table
+(`memory.retrieval.snapshot`), which readers use instead of LanceDB while it is complete.
 """
 
 from __future__ import annotations

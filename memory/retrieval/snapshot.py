@@ -12,13 +12,16 @@ incomplete but never wrong: a lesson edited since its file was last synced has a
 finds no vector, and the caller answers the usual way (sync the index, query LanceDB).
 A missing or damaged file reads as empty; a sync that finds the index current but a file's
 snapshot missing (a home indexed before snapshots existed) writes it from the table.
+
+A warm process (the service) reads a synced scope's candidates here too, and every lesson for
+an all-skills search while the home is below LanceDB's ANN size (`SnapshotReader.large`):
+LanceDB's reads leave ~60 MB resident that these numpy reads do not.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import logging
 import os
 import shutil
 from collections.abc import Iterable, Sequence
@@ -40,7 +43,6 @@ if TYPE_CHECKING:
     from fireworks_skill_memory.memory.config import Settings
     from fireworks_skill_memory.memory.store.markdown_store import KnowledgeSource
 
-log = logging.getLogger(__name__)
 
 PREFIX = "snapshot-"
 VECTOR_BYTES = 4  # float32
@@ -71,7 +73,7 @@ def save_source(folder: str, source_key: str, rows: Sequence[Row], vectors: np.n
 def drop_sources(folder: str, source_keys: Iterable[str]) -> None:
     """Remove the snapshot files of these knowledge files (their rows left the index)."""
     for key in source_keys:
-        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        with contextlib.suppress(OSError):  # gone already, or a folder that cannot be written
             os.unlink(os.path.join(folder, file_name(key)))
 
 
