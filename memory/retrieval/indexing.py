@@ -393,7 +393,8 @@ class MemoryIndex:
         except IndexDamaged as damage:
             repair = self.repair(damage, wait=wait)
             report = replace(self._sync(scope_list, progress, wait, pool), repaired=repair)
-        self.fill_snapshot(scope_list)
+        with contextlib.suppress(IndexUnavailable):  # the snapshot is the next sync's to fill
+            self.fill_snapshot(scope_list)
         return report
 
     def _sync(
