@@ -398,6 +398,7 @@ def test_the_service_never_imports_torch_with_a_valid_export(
 ) -> None:
     """`-X importtime` of the real service, and the libraries mapped into it once ready."""
     from fireworks_skill_memory.memory.service import client
+    from fireworks_skill_memory.memory.service.spawn import SERVICE_MODULE
     from fireworks_skill_memory.memory.store.markdown_store import Store
     from tests.hook_support import cli, service_env, stop_process, wait_ready
 
@@ -407,7 +408,7 @@ def test_the_service_never_imports_torch_with_a_valid_export(
     imports = tmp_path / "importtime.txt"
     with open(imports, "w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-X", "importtime", "-m", "fireworks_skill_memory.hooks.service_main"],
+            [sys.executable, "-X", "importtime", "-m", SERVICE_MODULE],
             env=env,
             cwd=REPO,
             stdin=subprocess.DEVNULL,
