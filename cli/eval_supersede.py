@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from fireworks_skill_memory.cli.common import emit_json, json_option, settings
-from fireworks_skill_memory.memory.evaluation.dedup_pairs import (
-    DECISIONS,
-    KindFigures,
-    SupersedeReport,
-    decide_pairs,
-    read_pairs,
-    supersede_report,
-)
+
+if TYPE_CHECKING:  # the write pipeline it evaluates costs every other command ~0.1 s
+    from fireworks_skill_memory.memory.evaluation.dedup_pairs import KindFigures, SupersedeReport
 
 
 def _figures_json(figures: KindFigures) -> dict[str, object]:
@@ -43,6 +39,8 @@ def _share(value: float | None) -> str:
 
 
 def _print_report(report: SupersedeReport, total: int) -> None:
+    from fireworks_skill_memory.memory.evaluation.dedup_pairs import DECISIONS
+
     click.echo(f"supersede on {total} pairs (judge off)")
     click.echo("decided: " + ", ".join(f"{d} {n}" for d, n in report.decided.items()))
     if not report.overall.n:
@@ -79,6 +77,11 @@ def supersede_command(pairs_file: str, decisions_out: str, as_json: bool) -> Non
     archived) and the share of outdated lessons retired, overall and per kind.
     """
     from fireworks_skill_memory.memory.embedding import embedder_for
+    from fireworks_skill_memory.memory.evaluation.dedup_pairs import (
+        decide_pairs,
+        read_pairs,
+        supersede_report,
+    )
 
     pairs = read_pairs(pairs_file)
     outcomes = decide_pairs(pairs, embedder_for(settings()))

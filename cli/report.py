@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import click
 
 from fireworks_skill_memory.cli.common import emit_json
-from fireworks_skill_memory.memory.distill.flush import FlushResult
+
+if TYPE_CHECKING:  # the write pipeline behind it costs every other command ~0.1 s
+    from fireworks_skill_memory.memory.distill.flush import FlushResult
 
 
 def describe(outcome: Mapping[str, object]) -> str:

@@ -113,7 +113,7 @@ def search(
             # imported only here: numpy and LanceDB cost a warm search a third of its time
             from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 
-            retriever = Retriever(settings())
+            retriever = Retriever(settings(), cold=True)
         hits = retriever.search(text, skill=scope, top=top)
         notices = [notice for notice in retriever.take_notices() if notice not in shown]
         shown.update(notices)

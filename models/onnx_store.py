@@ -45,6 +45,7 @@ FAILED_SUFFIX = ".failed.json"
 WEIGHTS_FILES = ("model.safetensors", "pytorch_model.bin")
 EXPORT_TIMEOUT = 900.0  # seconds; a 22 M-parameter model exports in 10-30 s
 EXPORTER = "fireworks_skill_memory.models.onnx_export"
+RACY_NS = 2_000_000_000  # a file hashed within this of its mtime is hashed again next time
 
 VALID, MISSING, DAMAGED = "valid", "missing", "damaged"
 
@@ -176,19 +177,28 @@ def unexportable_reason(source: str) -> str | None:
 
 
 def weights_digest(source: str, models_dir: str) -> str:
-    """SHA-256 of the model's weights, cached by the file's size, mtime and inode.
+    """SHA-256 of the model's weights, read only when that file changed (`cached_sha256`).
 
-    The weights (~90 MB) are read only when that file changed; a models folder that cannot
-    be written only costs the reading each time. The cache is written only into an existing
-    `onnx` folder, so a look (`doctor`) creates nothing.
+    The cache is written only into an existing `onnx` folder, so a look (`doctor`) creates
+    nothing.
     """
     path = weights_file(source)
     if path is None:
         raise ModelUnavailable(f"{source} has no weights file ({' or '.join(WEIGHTS_FILES)})")
+    return cached_sha256(path, onnx_root(models_dir))
+
+
+def cached_sha256(path: str, root: str) -> str:
+    """SHA-256 of a file, cached in `<root>/weights-digests.json` by its size, mtime and inode.
+
+    A file is read again only when its stat changed, or when it was hashed so soon after it
+    was written that a later write could have kept its stat (git's "racy" rule, as the index
+    applies it to knowledge files). A folder that cannot be written only costs the reading.
+    """
     stat = os.stat(path)
     stamp = [stat.st_size, stat.st_mtime_ns, stat.st_ino]
     key = os.path.realpath(path)
-    cache_path = os.path.join(onnx_root(models_dir), DIGESTS_FILE)
+    cache_path = os.path.join(root, DIGESTS_FILE)
     try:
         cache = _read_json(cache_path)
     except (OSError, ValueError):
@@ -197,19 +207,23 @@ def weights_digest(source: str, models_dir: str) -> str:
         cache = {}
     entry = cache.get(key)
     if isinstance(entry, dict) and entry.get("stat") == stamp:
-        cached = entry.get("sha256")
-        if isinstance(cached, str) and len(cached) == 64:
+        cached, hashed_ns = entry.get("sha256"), entry.get("hashed_ns")
+        settled = not isinstance(hashed_ns, int) or hashed_ns > stat.st_mtime_ns + RACY_NS
+        if isinstance(cached, str) and len(cached) == 64 and settled:
             return cached
+    hashed_ns = time.time_ns()
     digest = file_sha256(path)
-    cache[key] = {"stat": stamp, "sha256": digest}
-    if os.path.isdir(onnx_root(models_dir)):
+    cache[key] = {"stat": stamp, "sha256": digest, "hashed_ns": hashed_ns}
+    if os.path.isdir(root):
         with contextlib.suppress(OSError):
             write_json_atomic(cache_path, cache)
     return digest
 
 
 def check_export(folder: str, weights_digest: str) -> ExportCheck:
-    """Whether `folder` holds an intact export of those weights (hashes its files, ~90 MB)."""
+    """Whether `folder` holds an intact export of those weights: the SHA-256 of each file
+    against its manifest's (each file hashed, ~90 MB, only when it changed: `cached_sha256`;
+    a cold process would spend ~0.2 s on it)."""
     manifest_path = os.path.join(folder, MANIFEST)
     if not os.path.isfile(manifest_path):
         detail = "no export yet" if not os.path.exists(folder) else "the export is incomplete"
@@ -223,7 +237,7 @@ def check_export(folder: str, weights_digest: str) -> ExportCheck:
     for name in EXPORT_FILES:
         recorded = manifest.files[name]
         try:
-            actual = file_sha256(os.path.join(folder, name))
+            actual = cached_sha256(os.path.join(folder, name), os.path.dirname(folder))
         except OSError as error:
             return ExportCheck(DAMAGED, folder, f"{name} is unreadable: {error.strerror}")
         if actual != recorded:

@@ -27,6 +27,7 @@ from fireworks_skill_memory.index.errors import IndexBusy, IndexDamaged, IndexNo
 from fireworks_skill_memory.index.table import STATE_FILE, LessonIndex, index_error, sql_string
 from fireworks_skill_memory.memory.config import Settings, load_settings
 from fireworks_skill_memory.memory.ingest import add_lesson
+from fireworks_skill_memory.memory.retrieval import snapshot
 from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex, inspect_index
 from fireworks_skill_memory.memory.retrieval.retriever import Retriever
 from fireworks_skill_memory.memory.store.files import hold_lock
@@ -74,8 +75,14 @@ def markdown_bytes(settings: Settings) -> dict[str, bytes]:
     return {str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*.md"))}
 
 
-def damage(settings: Settings, how: str) -> None:
-    """Break the table the way a crash, a full disk or a sync tool does."""
+def damage(settings: Settings, how: str, *, snapshot_too: bool = True) -> None:
+    """Break the table the way a crash, a full disk or a sync tool does.
+
+    `snapshot_too`: the vector snapshot beside it goes as well, so that a cold CLI command
+    (which reads the snapshot, never the table, while it is complete) meets the damage.
+    """
+    if snapshot_too:
+        snapshot.clear(settings.index_dir)
     table = Path(settings.index_dir, "lessons.lance")
     files = sorted(table.glob("data/*.lance"))
     assert files, "the index should have data files before it is damaged"
@@ -308,13 +315,14 @@ def test_a_copied_home_injects_each_lesson_once(
         assert len(found) == docker_lessons == len({r["id"] for r in found})
         found, _ = search(reader, "--top", "100", SEARCH_QUERY)
         assert len(found) == len({r["id"] for r in found}) and found[0]["text"] == before[1]
-    report = inspect_index(copied)
-    assert report.state == "ok" and report.stale_sources == ()
-    assert report.rows == report.markdown_lessons
-    # the upgrade reused every stored vector: only the query is embedded
+    # the cold CLI answered from the snapshot; the first sync (here a warm process's) brings
+    # the copied index in step, reusing every stored vector: only the query is embedded
     counting = CountingEmbedder(real_embedder)
     Retriever(copied, counting).search("a query never seen before")
     assert counting.texts == ["a query never seen before"]
+    report = inspect_index(copied)
+    assert report.state == "ok" and report.stale_sources == ()
+    assert report.rows == report.markdown_lessons
 
 
 @pytest.mark.real_model
@@ -466,6 +474,21 @@ def test_reindex_moves_a_damaged_table_aside(cli: CliInvoker, settings: Settings
     assert result.exit_code == 0 and "indexed 4 lessons" in result.stdout
     assert "damaged-" in result.stderr
     assert len(damaged_copies(settings)) == 1
+    assert inspect_index(settings).state == "ok"
+
+
+def test_a_damaged_table_beside_a_complete_snapshot_is_repaired_by_the_next_write(
+    cli: CliInvoker, settings: Settings, fake_embedder: FakeEmbedder
+) -> None:
+    fill(settings)
+    before = cli("search", "docker layer cache", "--json")
+    damage(settings, "truncated", snapshot_too=False)
+    after = cli("search", "docker layer cache", "--json")  # cold: the snapshot, not the table
+    assert after.exit_code == 0 and after.stdout == before.stdout and after.stderr == ""
+    assert inspect_index(settings).state == "damaged"  # `doctor` says so meanwhile
+    add_lesson(Store(settings), "docker", "Pin the base image by digest", "Pin", matcher=None)
+    report = MemoryIndex(settings, fake_embedder).sync()
+    assert report.repaired is not None and "damaged-" in report.repaired.moved_to
     assert inspect_index(settings).state == "ok"
 
 

@@ -170,6 +170,7 @@ def test_the_weights_digest_is_read_once_while_the_file_is_unchanged(
     weights_digest(str(source), str(tmp_path / "models"))
     assert not (tmp_path / "models").exists()  # a look writes nothing
     (tmp_path / "models" / "onnx").mkdir(parents=True)
+    settle(source / "model.safetensors")
     reads.clear()
     first = weights_digest(str(source), str(tmp_path / "models"))
     assert weights_digest(str(source), str(tmp_path / "models")) == first
@@ -177,6 +178,32 @@ def test_the_weights_digest_is_read_once_while_the_file_is_unchanged(
     (source / "model.safetensors").write_bytes(b"other weights")
     assert weights_digest(str(source), str(tmp_path / "models")) != first
     assert len(reads) == 2
+    assert weights_digest(str(source), str(tmp_path / "models")) != first
+    assert len(reads) == 3  # hashed within 2 s of its write: a same-stat rewrite could follow
+
+
+def settle(path: Path) -> None:
+    """Date a file's last write 10 s back (the digest cache trusts only settled files)."""
+    past = os.stat(path).st_mtime - 10
+    os.utime(path, (past, past))
+
+
+def test_an_export_s_files_are_hashed_once_while_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    digest = "a" * 64
+    folder = tmp_path / "onnx" / digest
+    fake_export(folder, digest)
+    for name in onnx_store.EXPORT_FILES:
+        settle(folder / name)
+    reads: list[str] = []
+    real = onnx_store.file_sha256
+    monkeypatch.setattr(onnx_store, "file_sha256", lambda path: reads.append(path) or real(path))
+    assert check_export(str(folder), digest).state == VALID
+    assert check_export(str(folder), digest).state == VALID
+    assert len(reads) == len(onnx_store.EXPORT_FILES)
+    (folder / "model.onnx").write_bytes(b"graph byteZ")  # same size, a new mtime
+    assert check_export(str(folder), digest).state == DAMAGED
 
 
 def test_check_export_finds_missing_valid_and_damaged_files(tmp_path: Path) -> None:
@@ -371,6 +398,7 @@ def test_the_service_never_imports_torch_with_a_valid_export(
 ) -> None:
     """`-X importtime` of the real service, and the libraries mapped into it once ready."""
     from fireworks_skill_memory.memory.service import client
+    from fireworks_skill_memory.memory.service.spawn import SERVICE_MODULE
     from fireworks_skill_memory.memory.store.markdown_store import Store
     from tests.hook_support import cli, service_env, stop_process, wait_ready
 
@@ -380,7 +408,7 @@ def test_the_service_never_imports_torch_with_a_valid_export(
     imports = tmp_path / "importtime.txt"
     with open(imports, "w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-X", "importtime", "-m", "fireworks_skill_memory.cli.service_main"],
+            [sys.executable, "-X", "importtime", "-m", SERVICE_MODULE],
             env=env,
             cwd=REPO,
             stdin=subprocess.DEVNULL,

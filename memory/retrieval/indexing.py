@@ -18,6 +18,9 @@ No lock is held while the model loads or text is embedded: a sync reads the chan
 and embeds what the table lacks first, then takes the writer lock only to write the files
 whose fingerprint still matches what was read and embedded. A file that changed meanwhile
 is read and embedded again (at most `SYNC_ROUNDS` times), else left for the next sync.
+
+Every file written also gets its vectors written to the snapshot beside the table
+(`memory.retrieval.snapshot`), which readers use instead of LanceDB while it is complete.
 """
 
 from __future__ import annotations
@@ -333,6 +336,7 @@ class MemoryIndex:
         self.store = Store(settings)
         self.embedder = embedder
         self.index = LessonIndex(settings.index_dir, embedder.model_id, embedder.dimension)
+        self._filled: set[str] = set()  # snapshot files `fill_snapshot` wrote or tried
 
     # ---- freshness ----------------------------------------------------------------------
     def stale_sources(
@@ -385,10 +389,13 @@ class MemoryIndex:
         scope_list = None if scopes is None else list(scopes)
         pool: dict[str, np.ndarray] = {}  # vectors embedded survive a repair and a retry
         try:
-            return self._sync(scope_list, progress, wait, pool)
+            report = self._sync(scope_list, progress, wait, pool)
         except IndexDamaged as damage:
             repair = self.repair(damage, wait=wait)
-            return replace(self._sync(scope_list, progress, wait, pool), repaired=repair)
+            report = replace(self._sync(scope_list, progress, wait, pool), repaired=repair)
+        with contextlib.suppress(IndexUnavailable):  # the snapshot is the next sync's to fill
+            self.fill_snapshot(scope_list)
+        return report
 
     def _sync(
         self,
@@ -563,12 +570,70 @@ class MemoryIndex:
         self.index.replace_sources(vanished, rows, vectors, scopes=scopes, keep_only=current)
         state = _synced(state, self.index.model_id, parsed, vanished)
         self.index.save_state(self.index.maintain(state))
+        self._save_snapshot(parsed, vectors, vanished, current)
         return SyncReport(
             files_changed=len(parsed),
             files_removed=len(vanished),
             rows=len(rows),
             reused=sum(1 for row in rows if row.content_hash in from_table),
         )
+
+    # ---- the snapshot (`memory.retrieval.snapshot`) -------------------------------------
+    @property
+    def snapshot_dir(self) -> str:
+        from fireworks_skill_memory.memory.retrieval import snapshot
+
+        return snapshot.snapshot_dir(self.index.folder, self.index.model_id)
+
+    def _save_snapshot(
+        self,
+        parsed: list[ParsedSource],
+        vectors: np.ndarray,
+        vanished: list[str],
+        current: list[str] | None,
+    ) -> None:
+        """Write the snapshot files of the sources just written; drop those of gone ones."""
+        from fireworks_skill_memory.memory.retrieval import snapshot
+
+        folder = self.snapshot_dir
+        start = 0
+        for item in parsed:
+            end = start + len(item.rows)
+            snapshot.save_source(folder, item.key, item.rows, vectors[start:end])
+            start = end
+        snapshot.drop_sources(folder, vanished)
+        if current is not None:
+            snapshot.keep_only(folder, current)
+
+    def fill_snapshot(self, scopes: Iterable[str | None] | None = None) -> int:
+        """Write the snapshot files the synced sources of `scopes` (None: all) lack, from the
+        table (a home indexed before snapshots existed); returns how many were written.
+
+        The table holds the vector of each row's content hash, so no lock is needed: a file
+        that changes meanwhile only leaves its snapshot incomplete, never wrong.
+        """
+        from fireworks_skill_memory.memory.retrieval import snapshot
+
+        state = self.index.load_state()
+        if scopes is None:
+            keys = list(state.fingerprints)
+        else:
+            wanted = {name for skill in scopes for name in _scope_names(skill)}
+            keys = [key for key, seen in state.fingerprints.items() if seen.scope in wanted]
+        # each file is tried once per process: a folder that cannot be written costs no
+        # table read per sync
+        missing = [
+            k for k in snapshot.missing_sources(self.snapshot_dir, keys) if k not in self._filled
+        ]
+        if not missing:
+            return 0
+        self._filled.update(missing)
+        scope_names = sorted({str(state.fingerprints[key].scope) for key in missing})
+        rows, vectors = self.index.scope_rows(scope_names)
+        for key in missing:
+            mine = [i for i, row in enumerate(rows) if row.source == key]
+            snapshot.save_source(self.snapshot_dir, key, [rows[i] for i in mine], vectors[mine])
+        return len(missing)
 
     def vectors(
         self,
@@ -600,6 +665,9 @@ class MemoryIndex:
 
     def _clear(self) -> Repair | None:
         """Drop the table, or move it aside when it is damaged (the caller holds the lock)."""
+        from fireworks_skill_memory.memory.retrieval import snapshot
+
+        snapshot.clear(self.index.folder)
         damage = self.damage()
         if damage is None:
             self.index.drop()
@@ -617,6 +685,12 @@ def _synced(
         fingerprints = {key: seen for key, seen in fingerprints.items() if seen.scope != scope}
         fingerprints[item.key] = item.fingerprint
     return replace(state, model_id=model_id, fingerprints=fingerprints)
+
+
+def _scope_names(skill: str | None) -> tuple[str, str]:
+    """The index scopes of a skill's own file and of its team layer file."""
+    scope = scope_of(skill)
+    return scope, team_scope(scope)
 
 
 def _file_sha(path: str) -> str | None:

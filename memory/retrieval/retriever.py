@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         RankedResult,
         RankingWeights,
     )
+    from fireworks_skill_memory.memory.retrieval.snapshot import SnapshotReader
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 GLOBAL_INJECT = 2
@@ -70,6 +71,7 @@ MAX_NOTICES = 20  # kept until taken; a warm service that never takes them keeps
 T = TypeVar("T")
 
 Task = str | Sequence[str]
+AllRows = tuple[list["Row"], "np.ndarray"]
 
 
 def task_list(task: Task | None) -> list[str]:
@@ -153,10 +155,21 @@ class Retriever:
     none of them (`memory.retrieval.layers`). `inject` and `search` answer with the caller's
     settings when given (`settings`: its top, token cap and `SKILL_MEMORY_RANKING`), so a
     warm service answers each hook as that hook's environment says.
+
+    `cold`: a process that answers and exits (the CLI with no service) ranks from the
+    markdown and the index's snapshot (`memory.retrieval.snapshot`), never importing
+    LanceDB, for as long as the snapshot holds every lesson's vector; from the first
+    lesson it lacks on, it syncs and reads the index as a warm process does.
     """
 
-    def __init__(self, settings: Settings, embedder: EmbeddingModel | None = None) -> None:
+    def __init__(
+        self, settings: Settings, embedder: EmbeddingModel | None = None, *, cold: bool = False
+    ) -> None:
         self.settings = settings
+        self.cold = cold
+        self._snapshot: SnapshotReader | None = None
+        # a warm process's every lesson from the snapshot, by the synced state it was read at
+        self._all_rows: tuple[tuple[tuple[str, str], ...], AllRows | None] | None = None
         self.weights = ranking_weights(settings)
         self._embedder = embedder
         self._memory: MemoryIndex | None = None
@@ -262,11 +275,54 @@ class Retriever:
         """
         if self._embedder is None and not self._has_lessons(skill):
             return self._prepare([], _no_vectors())  # nothing to rank: no model load
+        cold = self._from_snapshot([skill])
+        if cold is not None:
+            return self._prepare(*collapse_restatements(*cold))
         try:
             return self._from_index([skill], lambda: self._indexed_candidates(skill))
         except IndexUnavailable as error:
             self._notice(IndexNotice.unavailable(error, self.settings.index_dir))
             return self._markdown_candidates([skill])
+
+    def _from_snapshot(
+        self, skills: list[str | None] | None
+    ) -> tuple[list[Row], np.ndarray] | None:
+        """A cold retriever's rows and vectors of these scopes (None: of all) from the markdown
+        and the snapshot; None when not cold or the snapshot lacks a vector (then the index)."""
+        if not self.cold:
+            return None
+        found = self._snapshot_rows(skills)
+        if found is None:
+            self.cold = False  # stale: the index syncs, and its sync completes the snapshot
+        return found
+
+    def _synced_snapshot(self) -> AllRows | None:
+        """Every lesson and vector, from the snapshot, for a warm all-skills search just after a
+        sync (kept until the next sync changes a file); None when the snapshot lacks one.
+        A flat scan as LanceDB's below its ANN size, with no query memory left behind."""
+        fingerprints = self.memory.index.load_state().fingerprints
+        key = tuple(sorted((source, seen.sha) for source, seen in fingerprints.items()))
+        if self._all_rows is None or self._all_rows[0] != key:
+            self._all_rows = (key, self._snapshot_rows(None))
+        return self._all_rows[1]
+
+    def _snapshot_rows(
+        self, skills: list[str | None] | None
+    ) -> tuple[list[Row], np.ndarray] | None:
+        """Rows of these scopes from the markdown, vectors from the snapshot (None: it lacks
+        one). A warm process reads a synced scope's candidates this way too: LanceDB's reads
+        leave ~40 MB resident in the service."""
+        if self._snapshot is None:
+            from fireworks_skill_memory.memory.retrieval.snapshot import SnapshotReader
+
+            embedder = self.embedder
+            self._snapshot = SnapshotReader(
+                self.settings, embedder.model_id, embedder.dimension, cache=self.cold
+            )
+        if skills is None and self._snapshot.large():
+            return None  # LanceDB's ANN index beats reading and scanning every lesson
+        found = self._snapshot.scopes(skills)
+        return None if found is None else (found.rows, found.vectors)
 
     def _has_lessons(self, skill: str | None) -> bool:
         """True when the scope has lessons of its own or in the pulled team layer."""
@@ -292,7 +348,10 @@ class Retriever:
         cached = self._scopes.get(scope)
         if cached is not None and cached[0] == key and key is not None:
             return cached[1]
-        rows, vectors = self.memory.index.scope_rows([scope, team_scope(scope)])
+        found = self._snapshot_rows([skill])
+        rows, vectors = (
+            found if found is not None else self.memory.index.scope_rows([scope, team_scope(scope)])
+        )
         candidates = self._prepare(*collapse_restatements(rows, vectors))
         self._scopes[scope] = (key, candidates)
         return candidates
@@ -481,9 +540,18 @@ class Retriever:
         if self._embedder is None and not self.store.sources():
             return self._prepare([], _no_vectors())  # empty home: no model
 
+        cold = self._from_snapshot(None)
+        if cold is not None:
+            rows, vectors = self._nearest(*cold, task) if cold[0] else cold
+            return self._prepare(*collapse_restatements(rows, vectors), clauses=False)
+
         def nearest() -> ScopeCandidates:
-            vector = self.task_vector(task_list(task))
-            rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
+            synced = self._synced_snapshot()
+            if synced is not None:
+                rows, vectors = self._nearest(*synced, task)
+            else:
+                vector = self.task_vector(task_list(task))
+                rows, _, vectors = self.memory.index.search(vector, ALL_SKILLS_CANDIDATES)
             return self._prepare(*collapse_restatements(rows, vectors), clauses=False)
 
         try:
@@ -604,7 +672,7 @@ def inject_for(
         hits = by_hits_and_age(store.lessons(skill), store.month(), weights)[:limit]
         text, kept, _ = frame(skill, hits, max_tokens=settings.inject_tokens, ranked_for_task=False)
         return Injection(skill=skill, task=task, ranker="hits", hits=kept, text=text), []
-    retriever = Retriever(settings)
+    retriever = Retriever(settings, cold=True)
     injection = retriever.inject(skill, task, top=top, include_global=include_global)
     return injection, retriever.take_notices()
 
