@@ -311,6 +311,8 @@ def provenance_block(record: LessonRecord | None) -> str:
         ("confirmed", record.confirmed),
         ("edited", record.edited),
         ("helped", str(record.helped) if record.helped else None),
+        ("evidence", record.evidence.describe() if record.evidence is not None else None),
+        ("fixed by", record.evidence.fixed_by if record.evidence is not None else None),
         ("contested with", record.contested_with),
     ]
     items = "".join(
@@ -321,6 +323,14 @@ def provenance_block(record: LessonRecord | None) -> str:
             f"<dt>disputed</dt><dd>{e(dispute.at)} ({e(dispute.source)}) {e(dispute.note)}</dd>"
         )
     return f'<dl class="provenance">{items}</dl>'
+
+
+def _evidence_mark(record: LessonRecord | None) -> str:
+    """The lesson's evidence kind as a badge (nothing for a lesson without one)."""
+    if record is None or record.evidence is None:
+        return ""
+    css = record.evidence.kind.replace(" ", "-")
+    return f' · <span class="evidence {e(css)}">{e(record.evidence.label)}</span>'
 
 
 # ---- one lesson ----------------------------------------------------------------------------
@@ -338,7 +348,8 @@ def lesson_page(
         f'<p class="facts"><code>{e(lesson.id)}</code> · tag {e(lesson.tag or "—")} · '
         f"HIT {e(lesson.hits if lesson.hits is not None else '—')} · month "
         f"{e(lesson.month or '—')} · injected {item.injections}× · prior {item.prior:.3f} · "
-        f'<span class="standing {e(item.standing)}">{e(item.standing)}</span></p>',
+        f'<span class="standing {e(item.standing)}">{e(item.standing)}</span>'
+        f"{_evidence_mark(item.record)}</p>",
         '<section class="actions">',
         frame.form("helped", "Helped", {**fields, "next": here}),
         frame.form("wrong", "Wrong", {**fields, "next": here}),

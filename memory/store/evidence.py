@@ -75,12 +75,15 @@ class Evidence:
             fixed_by=text("fixed_by"),
         )
 
+    @property
+    def label(self) -> str:
+        """The kind in a word or three: `verified`, `unverified guess`, `stated by <who>`."""
+        return f"stated by {self.by or 'unknown'}" if self.kind == STATED else self.kind
+
     def describe(self) -> str:
         """One line for people: `verified: <command> (exit 2: <error>)`, `stated by <who>`."""
-        if self.kind == STATED:
-            return f"stated by {self.by or 'unknown'}"
-        if self.command is None:
-            return self.kind
+        if self.kind == STATED or self.command is None:
+            return self.label
         status = f"exit {self.exit_status}" if self.exit_status is not None else "failed"
         detail = f"{status}: {self.error}" if self.error else status
         return f"{self.kind}: {self.command} ({detail})"

@@ -27,7 +27,7 @@ from fireworks_skill_memory.memory.store.archive import (
     read_archive,
 )
 from fireworks_skill_memory.memory.store.eviction import to_evict
-from fireworks_skill_memory.memory.store.evidence import Evidence, stronger
+from fireworks_skill_memory.memory.store.evidence import NEUTRAL, Evidence, stronger
 from fireworks_skill_memory.memory.store.files import locked, read_text, write_atomic
 from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
 from fireworks_skill_memory.memory.store.knowledge_files import (
@@ -365,6 +365,15 @@ class Store:
             if record.place == "knowledge" and standing != "current":
                 found[lesson_id] = standing
         return found
+
+    def supports(self, skill: str | None) -> dict[str, str]:
+        """The lessons of a scope whose evidence moves them in the ranking: id -> `supported`
+        (verified, or rated helped) or `guessed` (an unverified guess); neutral ones left out."""
+        return {
+            lesson_id: record.support
+            for lesson_id, record in self.records(skill, self.lessons(skill)).items()
+            if record.place == "knowledge" and record.support != NEUTRAL
+        }
 
     def feedback(
         self,
