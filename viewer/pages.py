@@ -119,6 +119,8 @@ def overview_page(frame: Frame, view: Overview) -> str:
         ("Lessons", str(total), ""),
         (f"Injections, {RECENT_DAYS} days", str(recent), ""),
         ("To review", str(view.review_total), "/review"),
+        (f"Tokens injected, {RECENT_DAYS} days", str(sum(n for _, n in view.token_days)), ""),
+        ("Sessions helped", _share(view.tokens.helped_share), ""),
         ("Service", view.service, ""),
         ("Team", team.detail if not team.configured else f"{team.uri}: {team.detail}", ""),
     ]
@@ -147,6 +149,15 @@ def overview_page(frame: Frame, view: Overview) -> str:
         + "</section>"
     )
     body.append(
+        '<section id="tokens"><h2>Tokens injected per day</h2>'
+        + plots.bars(
+            [n for _, n in view.token_days],
+            [day[5:] for day, _ in view.token_days],
+            "tokens injected per day (UTC), last 30 days",
+        )
+        + "</section>"
+    )
+    body.append(
         '<section><h2>Skills</h2><table class="skills" id="skills"><thead><tr>'
         "<th>Skill</th><th>Lessons</th><th>HIT distribution</th>"
         f"<th>Injections ({RECENT_DAYS} d)</th><th>Last distilled</th><th>To review</th>"
@@ -167,6 +178,10 @@ def overview_page(frame: Frame, view: Overview) -> str:
         body.append('<tr><td colspan="7">No lessons yet in this memory home.</td></tr>')
     body.append("</tbody></table></section>")
     return frame.page("Skills overview", "overview", "".join(body))
+
+
+def _share(share: float | None) -> str:
+    return "—" if share is None else f"{share:.0%}"
 
 
 # ---- a skill's lessons -----------------------------------------------------------------------

@@ -64,25 +64,38 @@ def command_rules() -> CommandRules:
     )
 
 
-def program(command: str) -> str:
-    """The program a shell command runs, as commands are compared (`commands.toml`)."""
-    rules = command_rules()
+def programs(command: str) -> list[str]:
+    """The programs a shell command runs, in order (`commands.toml`: wrappers, runners and
+    setup words such as `cd` are seen through)."""
+    found = []
     for segment in _SEGMENTS.split(command):
-        words = _words(segment)
-        while words and ("=" in words[0] or words[0] in rules.wrappers):
-            words = words[1:]  # an assignment (`CI=1`) or a wrapper (`sudo`)
-        if not words or words[0] in rules.setup:
-            continue
-        name = words[0].rsplit("/", 1)[-1]
-        flag = rules.runners.get(name)
-        if flag is not None:
-            rest = words[1:]
-            if flag:
-                rest = rest[1:] if rest and rest[0] == flag else []
-            if rest and not rest[0].startswith("-"):
-                return rest[0].rsplit("/", 1)[-1]
-        return name
-    return ""
+        name = _segment_program(_words(segment))
+        if name:
+            found.append(name)
+    return found
+
+
+def program(command: str) -> str:
+    """The program a failed command is about: the last one it runs (`cd x && pytest`)."""
+    found = programs(command)
+    return found[-1] if found else ""
+
+
+def _segment_program(words: list[str]) -> str:
+    rules = command_rules()
+    while words and ("=" in words[0] or words[0] in rules.wrappers):
+        words = words[1:]  # an assignment (`CI=1`) or a wrapper (`sudo`)
+    if not words or words[0] in rules.setup:
+        return ""
+    name = words[0].rsplit("/", 1)[-1]
+    flag = rules.runners.get(name)
+    if flag is not None:
+        rest = words[1:]
+        if flag:
+            rest = rest[1:] if rest and rest[0] == flag else []
+        if rest and not rest[0].startswith("-"):
+            return rest[0].rsplit("/", 1)[-1]
+    return name
 
 
 def _words(segment: str) -> list[str]:
@@ -93,13 +106,15 @@ def _words(segment: str) -> list[str]:
 
 
 def same_program(failed: ToolCall, later: ToolCall) -> bool:
-    """`later` runs the same or a corrected command: the same tool, running the same
-    program (a shell call) or on the same input (a path, any other input)."""
+    """`later` runs the same or a corrected command: the same tool, running the failed
+    command's program (a shell call: `mkdir lib && PYTHONPATH=lib python3 x.py` corrects
+    `python3 x.py`) or on the same input (a path, any other input)."""
     if failed.name != later.name:
         return False
     first, second = describe_input(failed), describe_input(later)
     if _is_shell(failed) and _is_shell(later):
-        return bool(program(first)) and program(first) == program(second)
+        wanted = program(first)
+        return bool(wanted) and wanted in programs(second)
     return first == second
 
 
@@ -108,11 +123,13 @@ def _is_shell(call: ToolCall) -> bool:
 
 
 def error_line(output: str) -> str | None:
-    """The output's error line: the first one with an error word, else the first that is not
-    an exit-code line (redacted, capped); None for an empty output."""
+    """The output's error line: the first with an error word and a message after a colon
+    (`ModuleNotFoundError: ...`, not a `=== ERRORS ===` banner), else the first with an error
+    word, else the first that is not an exit-code line (redacted, capped); None when empty."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     words = command_rules().error_words
-    chosen = next((line for line in lines if any(w in line.lower() for w in words)), None)
+    marked = [line for line in lines if any(w in line.lower() for w in words)]
+    chosen = next((line for line in marked if ": " in line), marked[0] if marked else None)
     if chosen is None:
         chosen = next((line for line in lines if not _EXIT_LINE.match(line)), None)
     return None if chosen is None else _clean(chosen)
