@@ -228,7 +228,8 @@ def test_every_injection_records_its_tokens_and_stats_adds_them_up(
     shown = {"git": ["a1", "a2", "a3"], "docker": ["b1"]}
     inject_and_record(settings, lambda: FakeInjection(block, shown), "cli", "sess-1")
     record_injection(settings, "git", ["a1"], "old-path")  # logged before tokens were
-    lines = [json.loads(line) for line in Path(settings.run_dir, "injections.log").open()]
+    log = Path(settings.run_dir, "injections.log").read_text().splitlines()
+    lines = [json.loads(line) for line in log]
     assert [line.get("tokens") for line in lines] == [76, 25, None]
     figures = token_stats(settings)
     assert figures.tokens == 101 and figures.injections == 3 and figures.untracked == 1
