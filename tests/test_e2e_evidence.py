@@ -30,7 +30,7 @@ FAILING = "python3 -c 'import nosuchmod'"
 PYTEST = "pytest -q tests"
 FIX = "printf '[pytest]\\npythonpath = src\\n' > pytest.ini"
 PYTEST_ERROR = (
-    "Exit code 2\n==================================== ERRORS ====================================\n"
+    "Exit code 2\n" + "=" * 36 + " ERRORS " + "=" * 36 + "\n"
     "_____________________ ERROR collecting tests/test_app.py _____________________\n"
     "ImportError while importing test module '/tmp/fsm-e2e/proj/tests/test_app.py'.\n"
     "tests/test_app.py:1: in <module>\n    from app import main\n"
