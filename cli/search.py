@@ -263,11 +263,11 @@ def stats(as_json: bool) -> None:
 
 def _echo_tokens(figures: TokenStats) -> None:
     untracked = f" ({figures.untracked} older ones not counted)" if figures.untracked else ""
-    click.echo(f"tokens    {figures.tokens} injected in {figures.injections} injections{untracked}")
+    click.echo(f"tokens    {figures.tokens} in {figures.injections} injected blocks{untracked}")
     for skill, tokens in figures.per_skill.items():
-        click.echo(f"          {tokens:>7}  {skill}")
+        click.echo(f"  by skill {tokens:>7}  {skill}")
     for day, tokens in figures.per_day.items():
-        click.echo(f"          {tokens:>7}  {day}")
+        click.echo(f"  by day   {tokens:>7}  {day}")
     share = figures.helped_share
     if share is None:
         click.echo("helped    no session with an injection yet")

@@ -249,7 +249,7 @@ def test_every_injection_records_its_tokens_and_stats_adds_them_up(
     assert tokens["tokens_injected"] == 101 and tokens["tokens_per_skill"]["git"] == 76
     assert tokens["helped_share"] == 1.0 and tokens["sessions_with_injections"] == 1
     text = cli("stats").output
-    assert "101 injected in 3 injections" in text and "1 of 1 sessions" in text
+    assert "101 in 3 injected blocks" in text and "1 of 1 sessions" in text
 
 
 def test_show_search_and_review_print_the_evidence(cli: Any) -> None:
