@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import sys
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -24,13 +26,14 @@ from fireworks_skill_memory.memory.retrieval.inject_text import inject_tokens
 from fireworks_skill_memory.memory.retrieval.standing import evidence_order, standing_order
 from fireworks_skill_memory.memory.retrieval.token_stats import token_stats
 from fireworks_skill_memory.memory.retrieval.usage import inject_and_record, record_injection
-from fireworks_skill_memory.memory.screen import RULES_SCREEN
+from fireworks_skill_memory.memory.screen import RULES_SCREEN, ScreenVerdict
 from fireworks_skill_memory.memory.screen.screen import Trust
 from fireworks_skill_memory.memory.sessions.readers import SessionDigest, ToolCall, read_session
 from fireworks_skill_memory.memory.store.evidence import GUESS, STATED, VERIFIED, Evidence
 from fireworks_skill_memory.memory.store.ledger import LessonRecord, read_ledger
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.conftest import FIXTURES
+from tests.viewer_support import request, running_viewer
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -261,3 +264,40 @@ def test_show_search_and_review_print_the_evidence(cli: Any) -> None:
     assert "stated by" in cli("show", "--skill", "git").output
     found = json.loads(cli("search", "git switch branch", "--json").output)
     assert found["results"][0]["evidence"]["kind"] == "stated"
+
+
+class HoldEverything:
+    """A screen that quarantines every lesson (to see the evidence reach the review queue)."""
+
+    def screen_batch(
+        self, lessons: Sequence[tuple[str | None, str]], trust: Trust = Trust.NORMAL
+    ) -> list[ScreenVerdict]:
+        return [ScreenVerdict(True, "held for the test", "test") for _ in lessons]
+
+
+def test_review_and_the_viewer_show_the_evidence(
+    settings: Settings, store: Store, cli: Any
+) -> None:
+    guess = Evidence(GUESS, command="pytest -q", exit_status=2, error="E ImportError: x")
+    held = Ingest(store=store, screen=HoldEverything(), trust=Trust.NORMAL, source="distill")
+    held.add(LessonCandidate("Set pythonpath = src for src layouts.", SKILL, evidence=guess))
+    (item,) = json.loads(cli("review", "--json").output)["items"]
+    assert item["evidence"] == {**guess.as_json(), "helped": 0}
+    assert (
+        "evidence: unverified guess: pytest -q (exit 2: E ImportError: x)" in cli("review").output
+    )
+    verified = Evidence(VERIFIED, command="pytest -q", exit_status=2, fixed_by="pytest -q")
+    added = ingest(store, "distill").add(
+        LessonCandidate(
+            "Run pytest with -p no:cacheprovider in read-only trees.", SKILL, evidence=verified
+        )
+    )
+    lesson_id = added.outcome.lesson.id
+    inject_and_record(settings, lambda: FakeInjection("y" * 40, {SKILL: [lesson_id]}), "cli", "s9")
+    with running_viewer(settings) as server:
+        page = request(server, "GET", f"/lesson?s={SKILL}&id={lesson_id}").body
+        assert '<span class="evidence verified">verified</span>' in page
+        assert "<dt>fixed by</dt><dd>pytest -q</dd>" in page
+        overview = request(server, "GET", "/").body
+        assert 'id="tokens"' in overview and "tokens injected per day" in overview
+        assert f"{time.strftime('%m-%d', time.gmtime())}: 10</title>" in overview
