@@ -16,7 +16,7 @@ import time
 
 TYPE_CHECKING = False  # the hook's fallback imports this module
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from fireworks_skill_memory.memory.retrieval.records import Hit
     from fireworks_skill_memory.memory.store.markdown_store import Store
@@ -100,37 +100,33 @@ class StandingCache:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._cache: dict[str | None, tuple[tuple[object, ...], dict[str, str]]] = {}
-        self._supports: dict[str | None, tuple[tuple[object, ...], dict[str, str]]] = {}
+        # (which, scope) -> (the files' stat keys, the map read from them)
+        self._cache: dict[tuple[str, str | None], tuple[tuple[object, ...], dict[str, str]]] = {}
         # where each skill's SKILL.md is, looked up again after SKILL_MD_RECHECK seconds (a
         # plugin skill's lookup walks the plugin folders: not on every injection)
         self._skill_md: dict[str, tuple[float, str | None]] = {}
 
     def get(self, skill: str | None) -> dict[str, str]:
         """id -> `unverified` or `disputed` for the scope's lessons that are not current."""
-        key = self._key(skill)
-        cached = self._cache.get(skill)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        try:
-            standings = self.store.standings(skill)
-        except OSError:  # an unreadable ledger costs the feedback order, never the answer
-            return {}
-        self._cache[skill] = (key, standings)
-        return standings
+        return self._cached("standings", skill, self.store.standings)
 
     def supports(self, skill: str | None) -> dict[str, str]:
         """id -> `supported` or `guessed` for the scope's lessons whose evidence counts."""
+        return self._cached("supports", skill, self.store.supports)
+
+    def _cached(
+        self, which: str, skill: str | None, read: Callable[[str | None], dict[str, str]]
+    ) -> dict[str, str]:
         key = self._key(skill)
-        cached = self._supports.get(skill)
+        cached = self._cache.get((which, skill))
         if cached is not None and cached[0] == key:
             return cached[1]
         try:
-            supports = self.store.supports(skill)
-        except OSError:  # an unreadable ledger costs the evidence order, never the answer
+            found = read(skill)
+        except OSError:  # an unreadable ledger costs the feedback order, never the answer
             return {}
-        self._supports[skill] = (key, supports)
-        return supports
+        self._cache[(which, skill)] = (key, found)
+        return found
 
     def _key(self, skill: str | None) -> tuple[object, ...]:
         from fireworks_skill_memory.memory.store.ledger import ledger_path
