@@ -75,10 +75,11 @@ def ingest(source: str, *, trust: Trust | None = None, dry_run: bool = False) ->
 
 def with_provenance(rows: list[dict[str, object]]) -> list[dict[str, object]]:
     """`rows` (lesson records with `id` and `skill`) with each lesson's `provenance` and
-    `standing` (current, unverified or disputed) from the ledger; a row that already carries
-    its provenance (a team lesson's, from the team layer's ledger) keeps it."""
+    `standing` (current, unverified or disputed) and `evidence` (verified, unverified guess
+    or stated; with its helped count) from the ledger; a row that already carries its
+    provenance (a team lesson's, from the team layer's ledger) keeps it and its evidence."""
     memory = store()
-    found: dict[object, dict[str, tuple[object, str]]] = {}
+    found: dict[object, dict[str, tuple[object, str, object]]] = {}
     for scope in dict.fromkeys(row.get("skill") for row in rows):
         if scope is None or isinstance(scope, str):
             try:
@@ -87,17 +88,19 @@ def with_provenance(rows: list[dict[str, object]]) -> list[dict[str, object]]:
                 continue
             current = memory.skill_hash(scope)
             found[scope] = {
-                key: (record.provenance.as_json(), record.standing(current))
+                key: (record.provenance.as_json(), record.standing(current), record.evidence_json())
                 for key, record in records.items()
             }
     annotated = []
     for row in rows:
-        provenance, standing = found.get(row.get("skill"), {}).get(
-            str(row.get("id")), (None, "current")
+        provenance, standing, evidence = found.get(row.get("skill"), {}).get(
+            str(row.get("id")), (None, "current", None)
         )
         if row.get("origin") == "team":  # not in the personal ledger; its own came with it
-            provenance, standing = row.get("provenance"), "current"
-        annotated.append({**row, "provenance": provenance, "standing": standing})
+            provenance, standing, evidence = row.get("provenance"), "current", row.get("evidence")
+        annotated.append(
+            {**row, "provenance": provenance, "standing": standing, "evidence": evidence}
+        )
     return annotated
 
 

@@ -100,9 +100,13 @@ def show(skill: str | None, is_global: bool, raw: bool, as_json: bool) -> None:
     if not entries:
         click.echo(f"No lessons for {scope or 'global'} yet.")
     standings = memory.standings(scope)
+    records = memory.records(scope, [entry.lesson for entry in entries])
     for entry in entries:
         standing = standings.get(entry.lesson.id)
         mark = f"  ({standing})" if standing else ""
+        record = records.get(entry.lesson.id)
+        if record is not None and record.evidence is not None:
+            mark += f"  \u00b7 {record.evidence.label}"
         click.echo(f"{entry.lesson.id}  {entry.render()}{mark}")
 
 

@@ -10,6 +10,7 @@ import click
 
 from fireworks_skill_memory.cli.common import emit_json, json_option, settings, store
 from fireworks_skill_memory.cli.report import describe
+from fireworks_skill_memory.memory.store.ledger import LessonRecord
 from fireworks_skill_memory.memory.store.skill_names import validate_skill
 
 _SKILL = click.option("--skill", "-s", help="Only this skill (default: every skill and global).")
@@ -64,6 +65,14 @@ def review(ctx: click.Context, skill: str | None, everything: bool, as_json: boo
         origin = data["provenance"]
         if isinstance(origin, Mapping):
             click.echo(f"  from: {_origin(origin)}")
+        if item.record is not None and item.record.evidence is not None:
+            click.echo(f"  evidence: {evidence_line(item.record)}")
+
+
+def evidence_line(record: LessonRecord) -> str:
+    """A lesson's evidence for people, with its `helped` count when it has one."""
+    text = record.evidence.describe() if record.evidence is not None else "none recorded"
+    return text + (f"; helped {record.helped}x" if record.helped else "")
 
 
 def _origin(origin: Mapping[str, object]) -> str:

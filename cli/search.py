@@ -24,6 +24,7 @@ from fireworks_skill_memory.memory.store.skill_names import validate_skill
 if TYPE_CHECKING:
     from fireworks_skill_memory.memory.retrieval.indexing import IndexNotice, Repair
     from fireworks_skill_memory.memory.retrieval.retriever import Retriever
+    from fireworks_skill_memory.memory.retrieval.token_stats import TokenStats
 
 RESULT_KEYS = ("id", "skill", "tag", "text", "score")
 
@@ -190,9 +191,18 @@ def reindex(as_json: bool) -> None:
 @click.command()
 @json_option
 def stats(as_json: bool) -> None:
-    """Skills, lessons, index size and model, and how often lessons were injected."""
+    """Skills, lessons, index size and model, how often lessons were injected, the tokens
+    injected per skill and per day (UTC), and the share of sessions where an injected lesson
+    was rated helped (by the distiller).
+
+    \b
+    Examples:
+      skill-memory stats
+      skill-memory stats --json | jq .tokens.tokens_per_day
+    """
     from fireworks_skill_memory.index.errors import IndexUnavailable
     from fireworks_skill_memory.index.table import LessonIndex
+    from fireworks_skill_memory.memory.retrieval.token_stats import token_stats
     from fireworks_skill_memory.memory.retrieval.usage import read_injection_counts
 
     cfg = settings()
@@ -206,6 +216,7 @@ def stats(as_json: bool) -> None:
     except IndexUnavailable as error:
         index, stored, rows, problem = None, None, 0, str(error)
     counts = read_injection_counts(cfg)
+    figures = token_stats(cfg)
     top = sorted(counts.items(), key=lambda item: -item[1])[:10]
     data = {
         "home": cfg.home,
@@ -223,6 +234,7 @@ def stats(as_json: bool) -> None:
         },
         "configured_model": cfg.embed_model,
         "injections": {"total": sum(counts.values()), "top": dict(top)},
+        "tokens": figures.as_json(),
     }
     if as_json:
         emit_json(data)
@@ -246,6 +258,24 @@ def stats(as_json: bool) -> None:
     click.echo(f"injected  {data['injections']['total']} times")  # type: ignore[index]
     for lesson_id, count in top:
         click.echo(f"          {count:>5}  {lesson_id}")
+    _echo_tokens(figures)
+
+
+def _echo_tokens(figures: TokenStats) -> None:
+    untracked = f" ({figures.untracked} older ones not counted)" if figures.untracked else ""
+    click.echo(f"tokens    {figures.tokens} in {figures.injections} injected blocks{untracked}")
+    for skill, tokens in figures.per_skill.items():
+        click.echo(f"  by skill {tokens:>7}  {skill}")
+    for day, tokens in figures.per_day.items():
+        click.echo(f"  by day   {tokens:>7}  {day}")
+    share = figures.helped_share
+    if share is None:
+        click.echo("helped    no session with an injection yet")
+    else:
+        click.echo(
+            f"helped    {figures.sessions_helped} of {figures.sessions} sessions with an "
+            f"injection rated one helped ({share:.0%})"
+        )
 
 
 COMMANDS = (search, reindex, stats)

@@ -186,6 +186,7 @@ def test_search_command_single_and_batch(
         "author",
         "provenance",
         "standing",
+        "evidence",
     }
     queries = tmp_path / "q.jsonl"
     queries.write_text(

@@ -227,6 +227,7 @@ def _lived_in(settings: Settings) -> None:
             skill, lesson_id = ids[(day * 3 + turn) % len(ids)]
             by = "pre_tool_use:fallback" if turn == 3 else "pre_tool_use"
             record = {"t": now - day * 86400 - turn * 600, "skill": skill, "ids": [lesson_id]}
+            record["tokens"] = 90 + 40 * turn
             lines.append(json.dumps({**record, "by": by, "session": f"s-{day:02d}"}))
     os.makedirs(settings.run_dir, exist_ok=True)
     with open(injections_log(settings), "a", encoding="utf-8") as handle:

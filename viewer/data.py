@@ -23,6 +23,7 @@ from fireworks_skill_memory.memory.retrieval.prior import (
     months_between,
     prior_weights,
 )
+from fireworks_skill_memory.memory.retrieval.token_stats import TokenStats, token_stats
 from fireworks_skill_memory.memory.retrieval.usage import injections_log
 from fireworks_skill_memory.memory.sessions.session_files import PROMPTS_FILE, session_key
 from fireworks_skill_memory.memory.store.ledger import LessonRecord
@@ -104,6 +105,8 @@ class Overview:
     review_total: int
     service: str
     index_problem: str | None = None  # why the index cannot be read; it is being rebuilt
+    tokens: TokenStats = field(default_factory=TokenStats)  # tokens injected, helped share
+    token_days: list[tuple[str, int]] = field(default_factory=list)  # last RECENT_DAYS (UTC)
 
 
 @dataclass
@@ -203,7 +206,17 @@ class Reader:
             review_total=len(review),
             service=service,
             index_problem=problem,
+            tokens=(tokens := token_stats(self.settings)),
+            token_days=self.token_days(tokens),
         )
+
+    def token_days(self, tokens: TokenStats) -> list[tuple[str, int]]:
+        """Tokens injected on each of the last RECENT_DAYS UTC days, oldest first."""
+        days = [
+            time.strftime("%Y-%m-%d", time.gmtime(self.now - back * DAY))
+            for back in range(RECENT_DAYS - 1, -1, -1)
+        ]
+        return [(day, tokens.per_day.get(day, 0)) for day in days]
 
     def daily(self, events: Sequence[InjectionEvent], skill: str | None) -> list[int]:
         """Injection events per day over the last RECENT_DAYS days (of one skill or all)."""

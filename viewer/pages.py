@@ -121,6 +121,8 @@ def overview_page(frame: Frame, view: Overview) -> str:
         ("Lessons", str(total), ""),
         (f"Injections, {RECENT_DAYS} days", str(recent), ""),
         ("To review", str(view.review_total), "/review"),
+        (f"Tokens injected, {RECENT_DAYS} days", str(sum(n for _, n in view.token_days)), ""),
+        ("Sessions helped", _share(view.tokens.helped_share), ""),
         ("Service", view.service, ""),
         ("Team", team.detail if not team.configured else f"{team.uri}: {team.detail}", ""),
     ]
@@ -149,6 +151,15 @@ def overview_page(frame: Frame, view: Overview) -> str:
         + "</section>"
     )
     body.append(
+        '<section id="tokens"><h2>Tokens injected per day</h2>'
+        + plots.bars(
+            [n for _, n in view.token_days],
+            [day[5:] for day, _ in view.token_days],
+            "tokens injected per day (UTC), last 30 days",
+        )
+        + "</section>"
+    )
+    body.append(
         '<section><h2>Skills</h2><table class="skills" id="skills"><thead><tr>'
         "<th>Skill</th><th>Lessons</th><th>HIT distribution</th>"
         f"<th>Injections ({RECENT_DAYS} d)</th><th>Last distilled</th><th>To review</th>"
@@ -169,6 +180,10 @@ def overview_page(frame: Frame, view: Overview) -> str:
         body.append('<tr><td colspan="7">No lessons yet in this memory home.</td></tr>')
     body.append("</tbody></table></section>")
     return frame.page("Skills overview", "overview", "".join(body))
+
+
+def _share(share: float | None) -> str:
+    return "—" if share is None else f"{share:.0%}"
 
 
 # ---- a skill's lessons -----------------------------------------------------------------------
@@ -316,6 +331,8 @@ def provenance_block(record: LessonRecord | None) -> str:
         ("confirmed", record.confirmed),
         ("edited", record.edited),
         ("helped", str(record.helped) if record.helped else None),
+        ("evidence", record.evidence.describe() if record.evidence is not None else None),
+        ("fixed by", record.evidence.fixed_by if record.evidence is not None else None),
         ("contested with", record.contested_with),
     ]
     items = "".join(
@@ -326,6 +343,14 @@ def provenance_block(record: LessonRecord | None) -> str:
             f"<dt>disputed</dt><dd>{e(dispute.at)} ({e(dispute.source)}) {e(dispute.note)}</dd>"
         )
     return f'<dl class="provenance">{items}</dl>'
+
+
+def _evidence_mark(record: LessonRecord | None) -> str:
+    """The lesson's evidence kind as a badge (nothing for a lesson without one)."""
+    if record is None or record.evidence is None:
+        return ""
+    css = record.evidence.kind.replace(" ", "-")
+    return f' · <span class="evidence {e(css)}">{e(record.evidence.label)}</span>'
 
 
 # ---- one lesson ----------------------------------------------------------------------------
@@ -343,7 +368,8 @@ def lesson_page(
         f'<p class="facts"><code>{e(lesson.id)}</code> · tag {e(lesson.tag or "—")} · '
         f"HIT {e(lesson.hits if lesson.hits is not None else '—')} · month "
         f"{e(lesson.month or '—')} · injected {item.injections}× · prior {item.prior:.3f} · "
-        f'<span class="standing {e(item.standing)}">{e(item.standing)}</span></p>',
+        f'<span class="standing {e(item.standing)}">{e(item.standing)}</span>'
+        f"{_evidence_mark(item.record)}</p>",
         '<section class="actions">',
         frame.form("helped", "Helped", {**fields, "next": here}),
         frame.form("wrong", "Wrong", {**fields, "next": here}),

@@ -145,7 +145,10 @@ def breakdowns(ranked: Ranked, retriever: Retriever, top: int | None) -> list[Br
     standings = {
         key: value for scope in scopes for key, value in retriever.store.standings(scope).items()
     }
-    ordered = by_standing(hits, standings)
+    supports = {
+        key: value for scope in scopes for key, value in retriever.store.supports(scope).items()
+    }
+    ordered = by_standing(hits, standings, supports)
     gated = set(ranked.injected)
     rows = []
     for hit in ordered if top is None else ordered[:top]:

@@ -343,10 +343,15 @@ def _call_status(call: ToolCall) -> str:
     return f"exit {call.exit_code}" if call.exit_code not in (None, 0) else "error"
 
 
-def _errors_text(digest: SessionDigest) -> str:
+def numbered_errors(digest: SessionDigest) -> list[tuple[ToolCall, ToolCall | None]]:
+    """The failed calls as the request numbers them (E1 first), each with its likely fix:
+    the ones a later call of the same tool fixed first (they teach the most)."""
     pairs = digest.error_fix_pairs()
-    # Errors that were fixed teach the most: they go first.
-    ordered = [p for p in pairs if p[1] is not None] + [p for p in pairs if p[1] is None]
+    return [p for p in pairs if p[1] is not None] + [p for p in pairs if p[1] is None]
+
+
+def _errors_text(digest: SessionDigest) -> str:
+    ordered = numbered_errors(digest)
     items = []
     for number, (error, fix) in enumerate(ordered[:ERRORS], start=1):
         lines = [
@@ -368,15 +373,21 @@ def _errors_text(digest: SessionDigest) -> str:
     return _budgeted(items, ERRORS_BUDGET)
 
 
-def _seed_key(text: str) -> str:
+def seed_key(text: str) -> str:
+    """A captured error's text as it is compared with the calls' outputs."""
     return " ".join(text.split())[:120]
 
 
-def _seeds_text(seeds: Sequence[Seed], digest: SessionDigest) -> str:
-    # A seed repeating a failed call already shown under <errors> is left out.
+def numbered_seeds(seeds: Sequence[Seed], digest: SessionDigest) -> list[Seed]:
+    """The captured errors as the request numbers them (S1 first): the latest ones that do
+    not repeat a failed call already shown under <errors>."""
     shown = " ".join(" ".join(call.output.split()) for call in digest.errors)
-    fresh = [s for s in seeds if _seed_key(s.text) and _seed_key(s.text) not in shown]
-    recent = fresh[-SEEDS:]
+    fresh = [s for s in seeds if seed_key(s.text) and seed_key(s.text) not in shown]
+    return fresh[-SEEDS:]
+
+
+def _seeds_text(seeds: Sequence[Seed], digest: SessionDigest) -> str:
+    recent = numbered_seeds(seeds, digest)
     items = [
         f"[S{i}] {_clean(seed.tool, 60)}: {_clean(seed.text.strip(), SEED_CHARS)}"
         for i, seed in enumerate(recent, start=1)

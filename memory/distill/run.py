@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.distill import request as ask
+from fireworks_skill_memory.memory.distill.evidence import lesson_evidence
 from fireworks_skill_memory.memory.distill.material import (
     Material,
     Notes,
@@ -195,9 +196,8 @@ def _pipeline(run: Run, material: Material) -> DistillResult:
     )
     reports: list[IngestReport] = []
     try:
-        reports = _store(
-            run, state, backend, digest, candidates, _origin(run, backend, digest, sid)
-        )
+        origin = _origin(run, backend, digest, sid)
+        reports = _store(run, state, backend, material, candidates, origin)
     except (SkillMemoryError, OSError) as error:
         run.log(f"write failed: {error}")
         done = error.reports if isinstance(error, IngestInterrupted) else []
@@ -282,11 +282,12 @@ def _store(
     run: Run,
     state: DistillState,
     backend: LLMBackend,
-    digest: SessionDigest,
+    material: Material,
     candidates: Sequence[ask.Candidate],
     origin: Provenance,
 ) -> list[IngestReport]:
-    """The candidates through the write pipeline, skill by skill and global last.
+    """The candidates through the write pipeline, skill by skill and global last, each
+    with the evidence the session shows for it (`memory.distill.evidence`).
 
     The distiller's LLM judges the screen's grey band (one call) and the dedup's (one call
     per candidate at most), both within the daily budget; a failed screen call quarantines.
@@ -294,6 +295,7 @@ def _store(
     """
     if not candidates:
         return []
+    digest = material.digest
     trust, why = digest_trust(digest)
     if why:
         run.log(f"distilled lessons are low trust: the session {why}")
@@ -308,7 +310,14 @@ def _store(
     ordered = sorted(candidates, key=lambda candidate: candidate.skill is None)
     return pipeline.run(
         [
-            LessonCandidate(c.text, c.skill, c.tag, provenance=origin, replaces=c.replaces)
+            LessonCandidate(
+                c.text,
+                c.skill,
+                c.tag,
+                provenance=origin,
+                replaces=c.replaces,
+                evidence=lesson_evidence(digest, material.seeds, c.evidence),
+            )
             for c in ordered
         ],
         skip_invalid=True,

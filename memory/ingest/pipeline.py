@@ -34,6 +34,7 @@ from typing import Protocol, runtime_checkable
 from fireworks_skill_memory.memory.errors import InvalidLesson, SkillMemoryError
 from fireworks_skill_memory.memory.redact.redactor import redact
 from fireworks_skill_memory.memory.screen.screen import Trust
+from fireworks_skill_memory.memory.store.evidence import Evidence, stated_by_source
 from fireworks_skill_memory.memory.store.ledger import Ledger, read_ledger
 from fireworks_skill_memory.memory.store.lesson import (
     Lesson,
@@ -138,6 +139,7 @@ class LessonCandidate:
     hits: int | None = None
     as_is: bool = False
     id: str | None = None  # the id its source holds it under (a team row): must be its own
+    evidence: Evidence | None = None  # default: what the provenance's write path states
 
 
 class Action(str, enum.Enum):
@@ -252,6 +254,13 @@ class _Item:
     lesson: Lesson
     origin: Provenance
 
+    @property
+    def evidence(self) -> Evidence | None:
+        """The candidate's evidence, else what its write path states (`add`, MCP)."""
+        if self.candidate.evidence is not None:
+            return self.candidate.evidence
+        return stated_by_source(self.origin.source, self.origin.author)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Ingest:
@@ -303,7 +312,10 @@ class Ingest:
             for scope, group in _by_scope(items):
                 admitted = [item for item in group if item.index not in stopped]
                 held = [item for item in group if item.index in stopped]
-                shelf = [Held(item.lesson, stopped[item.index], item.origin) for item in held]
+                shelf = [
+                    Held(item.lesson, stopped[item.index], item.origin, item.evidence)
+                    for item in held
+                ]
                 reports.update(_reports([*admitted, *held], self._settle(scope, admitted, shelf)))
         except (SkillMemoryError, OSError) as error:
             if not reports:
@@ -432,7 +444,7 @@ class Ingest:
     ) -> list[AddOutcome]:
         mark = APPROVED if self.screen is ScreenBypass.PERSON_APPROVED else None
         placements = [
-            Placement(item.lesson, item.origin, resolve, self.on_match, mark)
+            Placement(item.lesson, item.origin, resolve, self.on_match, mark, item.evidence)
             for item, resolve in zip(items, resolvers, strict=True)
         ]
         return self.store.commit(scope, placements, held)

@@ -26,6 +26,7 @@ from fireworks_skill_memory.memory.store.archive import (
     append_archive,
     read_archive,
 )
+from fireworks_skill_memory.memory.store.evidence import STATED, THE_AGENT, VERIFIED
 from fireworks_skill_memory.memory.store.files import read_text, write_atomic
 from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
 from fireworks_skill_memory.memory.store.ledger import Dispute, Ledger, LessonRecord
@@ -43,13 +44,23 @@ MIN_HELPED = 2
 def promotable(record: LessonRecord, standing: str) -> bool:
     """The one promotion criterion: a lesson in KNOWLEDGE.md, rated `helped` at least
     MIN_HELPED times, with no standing dispute and its SKILL.md unchanged since it was last
-    confirmed (`standing` is `current`).
+    confirmed (`standing` is `current`), whose evidence is strong: `verified` in its session,
+    or `stated` by a person. An unverified guess, a lesson the agent stated, and one written
+    before lessons carried evidence are not promoted, however often they helped.
 
     The ledger clears disputes on a `helped`, so "never disputed" reads as "no dispute since
-    the last helped". Evidence kinds (issue 25 item 1) add one condition here:
-    `and record.evidence is not None and record.evidence.kind == "verified"`.
+    the last helped".
     """
-    return record.place == "knowledge" and standing == "current" and record.helped >= MIN_HELPED
+    evidence = record.evidence
+    strong = evidence is not None and (
+        evidence.kind == VERIFIED or (evidence.kind == STATED and evidence.by != THE_AGENT)
+    )
+    return (
+        strong
+        and record.place == "knowledge"
+        and standing == "current"
+        and record.helped >= MIN_HELPED
+    )
 
 
 @dataclass(frozen=True)

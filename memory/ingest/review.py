@@ -72,6 +72,7 @@ class ReviewItem:
             "date": self.date,
             "lesson": self.lesson.as_json(),
             "provenance": None if record is None else record.provenance.as_json(),
+            "evidence": None if record is None else record.evidence_json(),
             "disputes": [] if record is None else [d.as_json() for d in record.disputes],
             "contested_with": None if record is None else record.contested_with,
             "layer": self.layer,
@@ -188,7 +189,10 @@ def approve(store: Store, lesson_id: str, matcher: Matcher, skill: str | None = 
         source="review",
         matcher=matcher,
     )
-    candidate = LessonCandidate(item.lesson.text, scope, item.lesson.tag, provenance=origin)
+    evidence = item.record.evidence if item.record else None
+    candidate = LessonCandidate(
+        item.lesson.text, scope, item.lesson.tag, provenance=origin, evidence=evidence
+    )
     outcome = pipeline.add(candidate).outcome
     if item.id != outcome.lesson.id:  # merged into another lesson
         why = f"approved, merged into {outcome.lesson.id}"

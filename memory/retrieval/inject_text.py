@@ -99,6 +99,11 @@ def head(skill: str, ranked_for_task: bool, heading: str | None = None) -> list[
     ]
 
 
+def inject_tokens(text: str) -> int:
+    """The size of an injected block in tokens, by the estimate `fit` caps it with."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
 def fit(
     skill: str,
     bullets: Sequence[str],

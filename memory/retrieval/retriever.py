@@ -579,7 +579,8 @@ class Retriever:
         has_task = task_text(task) is not None
         ranked = self.rank_skill(skill, task, weights)
         hits = ranked.hits(ranked.injected) if has_task else ranked.hits()
-        chosen = by_standing(hits, self._standings.get(skill))[: top or answer.inject_top]
+        chosen = by_standing(hits, self._standings.get(skill), self._standings.supports(skill))
+        chosen = chosen[: top or answer.inject_top]
         global_hits: list[Hit] = []
         # global principles accompany a skill's own lessons; a skill without any gets none
         if include_global and has_task and ranked.candidates.rows:
@@ -623,7 +624,8 @@ class Retriever:
         hits = ranked.hits(ranked.injected) if gated else ranked.hits()
         scopes = dict.fromkeys(hit.lesson.skill for hit in hits[: top * 2])
         standings = {k: v for scope in scopes for k, v in self._standings.get(scope).items()}
-        return self._provenances.label(by_standing(hits, standings)[:top])
+        supports = {k: v for scope in scopes for k, v in self._standings.supports(scope).items()}
+        return self._provenances.label(by_standing(hits, standings, supports)[:top])
 
 
 def scope_features(

@@ -6,7 +6,9 @@ it with their own way of ranking, and get the typed injection back.
 
 One short line per injection, appended in one O_APPEND write (`memory.appender`), so hooks
 and the service can record concurrently without a lock:
-`{"t", "skill", "ids", "by", "session"?}`, where `session` is the session's folder key
+`{"t", "skill", "ids", "by", "tokens", "session"?}`, where `tokens` is the block's size (the
+estimate the cap uses, `inject_text.inject_tokens`; a block spanning skills is shared among
+its lines by their lesson counts, so the lines add up to it), `session` the session's folder key
 (`memory.sessions.session_files.session_key`) when the injecting path knows the session, so
 the distiller can ask about the lessons a session was shown. Recording is best effort: a
 home that cannot be written (read-only, full) still gets its injection, only without the
@@ -20,6 +22,7 @@ import time
 
 from fireworks_skill_memory.memory.appender import append_line
 from fireworks_skill_memory.memory.light_json import dumps, loads
+from fireworks_skill_memory.memory.retrieval.inject_text import inject_tokens
 from fireworks_skill_memory.memory.sessions.session_files import session_key
 
 TYPE_CHECKING = False
@@ -54,9 +57,10 @@ def record_injection(
     lesson_ids: list[str],
     source: str,
     session: object = None,
+    tokens: int | None = None,
 ) -> bool:
-    """Append one injection event: which lessons were shown for which skill, by whom, and
-    in which session (`session`: the agent's session id; None when unknown).
+    """Append one injection event: which lessons were shown for which skill, by whom, how
+    many tokens, and in which session (`session`: the agent's session id; None when unknown).
 
     False when the log could not be written (the injection itself goes ahead).
     """
@@ -64,6 +68,8 @@ def record_injection(
         return True
     record: dict[str, object] = {"t": round(time.time(), 3), "skill": skill, "ids": lesson_ids}
     record["by"] = source
+    if tokens is not None:
+        record["tokens"] = tokens
     key = session_key(session)
     if key is not None:
         record["session"] = key
@@ -85,9 +91,23 @@ def inject_and_record(
     `session` the agent's session id (None when unknown). The log is best effort.
     """
     injection = inject()
-    for skill, ids in injection.shown().items():
-        record_injection(settings, skill, ids, by, session)
+    shown = injection.shown()
+    shares = token_shares(inject_tokens(injection.text), [len(ids) for ids in shown.values()])
+    for (skill, ids), tokens in zip(shown.items(), shares, strict=True):
+        record_injection(settings, skill, ids, by, session, tokens)
     return injection
+
+
+def token_shares(tokens: int, counts: list[int]) -> list[int]:
+    """`tokens` shared by `counts` (lessons per line), the remainder to the first: they
+    add up to `tokens`."""
+    total = sum(counts)
+    if not total:
+        return [0 for _ in counts]
+    shares = [tokens * count // total for count in counts]
+    if shares:
+        shares[0] += tokens - sum(shares)
+    return shares
 
 
 def _lines(settings: Settings) -> Iterator[str]:
@@ -110,6 +130,14 @@ def _record(line: str) -> dict[str, object] | None:
 def _ids(record: dict[str, object]) -> list[str]:
     ids = record.get("ids")
     return [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
+
+
+def injection_records(settings: Settings) -> Iterator[dict[str, object]]:
+    """Every readable injection record, oldest first."""
+    for line in _lines(settings):
+        record = _record(line)
+        if record is not None:
+            yield record
 
 
 def read_injection_counts(settings: Settings) -> dict[str, int]:

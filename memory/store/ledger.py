@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.store import knowledge_files
+from fireworks_skill_memory.memory.store.evidence import Evidence, support
 from fireworks_skill_memory.memory.store.files import read_text, write_atomic
 from fireworks_skill_memory.memory.store.lesson import Lesson, normalize_for_id
 from fireworks_skill_memory.memory.store.provenance import Provenance
@@ -60,6 +61,7 @@ class LessonRecord:
     helped: int = 0  # "helped" ratings
     skill_hash: str | None = None  # SKILL.md content hash when written or last confirmed
     contested_with: str | None = None  # a lesson it contradicts, kept for review
+    evidence: Evidence | None = None  # what supports it (None: written before it was kept)
 
     def as_json(self) -> dict[str, object]:
         """The record as one ledger line's object."""
@@ -82,7 +84,20 @@ class LessonRecord:
             data["disputes"] = [dispute.as_json() for dispute in self.disputes]
         if self.helped:
             data["helped"] = self.helped
+        if self.evidence is not None:
+            data["evidence"] = self.evidence.as_json()
         return data
+
+    def evidence_json(self) -> dict[str, object] | None:
+        """The evidence as listings print it: the ledger's object with the `helped` count."""
+        if self.evidence is None:
+            return None if not self.helped else {"kind": None, "helped": self.helped}
+        return {**self.evidence.as_json(), "helped": self.helped}
+
+    @property
+    def support(self) -> str:
+        """`supported`, `neutral` or `guessed`: what the ranking makes of its evidence."""
+        return support(self.evidence, self.helped)
 
     @classmethod
     def from_json(cls, data: object) -> LessonRecord | None:
@@ -114,6 +129,7 @@ class LessonRecord:
             helped=helped if isinstance(helped, int) and helped > 0 else 0,
             skill_hash=optional("skill_hash"),
             contested_with=optional("contested_with"),
+            evidence=Evidence.from_json(data.get("evidence")),
         )
 
     @property

@@ -27,6 +27,7 @@ from fireworks_skill_memory.memory.store.archive import (
     read_archive,
 )
 from fireworks_skill_memory.memory.store.eviction import to_evict
+from fireworks_skill_memory.memory.store.evidence import NEUTRAL, Evidence, stronger
 from fireworks_skill_memory.memory.store.files import locked, read_text, write_atomic
 from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
 from fireworks_skill_memory.memory.store.knowledge_files import (
@@ -146,6 +147,7 @@ class Placement:
     resolve: Callable[[Sequence[Lesson]], Match]
     on_match: OnMatch = OnMatch.CONFIRM
     mark: str | None = None
+    evidence: Evidence | None = None  # what supports it (kept in the ledger)
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,7 @@ class Held:
     lesson: Lesson
     reason: str
     origin: Provenance
+    evidence: Evidence | None = None
 
 
 RATINGS = ("helped", "confirmed", "irrelevant", "wrong")
@@ -363,6 +366,15 @@ class Store:
                 found[lesson_id] = standing
         return found
 
+    def supports(self, skill: str | None) -> dict[str, str]:
+        """The lessons of a scope whose evidence moves them in the ranking: id -> `supported`
+        (verified, or rated helped) or `guessed` (an unverified guess); neutral ones left out."""
+        return {
+            lesson_id: record.support
+            for lesson_id, record in self.records(skill, self.lessons(skill)).items()
+            if record.place == "knowledge" and record.support != NEUTRAL
+        }
+
     def feedback(
         self,
         lesson_id: str,
@@ -494,7 +506,7 @@ class Store:
             shelved: list[ArchivedLesson] = []
             for placement, outcome in zip(placements, applied, strict=True):
                 outcome = replace(outcome, provenance=placement.origin)
-                self._record(ledger, outcome, placement.origin, placement.mark)
+                self._record(ledger, outcome, placement)
                 shelved += _archived_by(outcome, today)
                 outcomes.append(outcome)
             if shelved:
@@ -534,9 +546,11 @@ class Store:
         moved = []
         # no home file yet: the document is the legacy one this write brings in, not hand edits
         adopting = not os.path.exists(self.knowledge_path(skill))
-        for lesson, reason, origin in ((h.lesson, h.reason, h.origin) for h in held):
+        for lesson, reason, origin, evidence in (
+            (h.lesson, h.reason, h.origin, h.evidence) for h in held
+        ):
             entry = doc.find(lesson.id)
-            record = LessonRecord(lesson.id, lesson.text, "quarantine", origin)
+            record = LessonRecord(lesson.id, lesson.text, "quarantine", origin, evidence=evidence)
             if entry is not None:  # its wording was in KNOWLEDGE.md: whence it came stays
                 moved.append(entry)
                 unrecorded = (
@@ -634,18 +648,26 @@ class Store:
         return removed
 
     # ---- internals ---------------------------------------------------------------------
-    def _record(
-        self, ledger: Ledger, outcome: AddOutcome, origin: Provenance, mark: str | None
-    ) -> None:
-        """The ledger side of a commit: who wrote what, where merged or superseded lessons went."""
+    def _record(self, ledger: Ledger, outcome: AddOutcome, placement: Placement) -> None:
+        """The ledger side of a commit: who wrote what and on what evidence, where merged or
+        superseded lessons went. A restatement keeps the stronger evidence (`stronger`)."""
+        origin, mark, evidence = placement.origin, placement.mark, placement.evidence
         stamp = utc_stamp(self.now())
         lesson = outcome.lesson
         if outcome.action == "unchanged":
-            if ledger.get(lesson.id) is None:
+            record = ledger.get(lesson.id)
+            if record is None:
                 ledger.put(LessonRecord(lesson.id, lesson.text, "knowledge", origin))
+                record = ledger.get(lesson.id)
+            assert record is not None
+            ledger.put(replace(record, evidence=stronger(record.evidence, evidence)))
             return
         if outcome.action == "replaced":
-            ledger.put(LessonRecord(lesson.id, lesson.text, "knowledge", origin, changed=stamp))
+            ledger.put(
+                LessonRecord(
+                    lesson.id, lesson.text, "knowledge", origin, changed=stamp, evidence=evidence
+                )
+            )
             return
         if outcome.action == "merged" and outcome.merged_from is not None:
             target = outcome.merged_from
@@ -655,7 +677,8 @@ class Store:
             record = ledger.get(lesson.id)
             assert record is not None
             current = self.skill_hash(lesson.skill) or record.skill_hash
-            ledger.put(replace(record, confirmed=stamp, skill_hash=current))
+            kept = stronger(record.evidence, evidence)
+            ledger.put(replace(record, confirmed=stamp, skill_hash=current, evidence=kept))
             for folded in outcome.folded:
                 if folded.id != lesson.id and ledger.get(folded.id) is None:
                     why = f"merged into {lesson.id}"
@@ -671,6 +694,7 @@ class Store:
                 reason=mark,
                 changed=stamp,
                 skill_hash=current,
+                evidence=evidence,
             )
         )
         if outcome.superseded is not None:
