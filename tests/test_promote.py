@@ -5,6 +5,7 @@ for ARCHIVE.md (no longer injected), and a promoted lesson reported wrong is lis
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,13 @@ import pytest
 from fireworks_skill_memory.memory.errors import InvalidInput
 from fireworks_skill_memory.memory.ingest import promotion
 from fireworks_skill_memory.memory.store.archive import read_archive
+from fireworks_skill_memory.memory.store.evidence import (
+    GUESS,
+    STATED,
+    THE_AGENT,
+    VERIFIED,
+    Evidence,
+)
 from fireworks_skill_memory.memory.store.ledger import LessonRecord
 from fireworks_skill_memory.memory.store.lesson import Lesson
 from fireworks_skill_memory.memory.store.markdown_store import Store
@@ -156,13 +164,17 @@ def test_an_existing_section_grows_and_every_other_byte_stays() -> None:
 
 def test_the_criterion_is_one_function() -> None:
     origin = Provenance("add", "2026-05-01T00:00:00Z", "a@example.org")
-    record = LessonRecord("x", "text", "knowledge", origin, helped=promotion.MIN_HELPED)
+    stated = Evidence(STATED, by="a@example.org")
+    record = LessonRecord(
+        "x", "text", "knowledge", origin, helped=promotion.MIN_HELPED, evidence=stated
+    )
     assert promotion.promotable(record, "current")
     assert not promotion.promotable(record, "unverified")
     assert not promotion.promotable(record, "disputed")
-    assert not promotion.promotable(
-        LessonRecord("x", "text", "knowledge", origin, helped=1), "current"
-    )
-    assert not promotion.promotable(
-        LessonRecord("x", "text", "archive", origin, helped=5), "current"
-    )
+    assert not promotion.promotable(replace(record, helped=1), "current")
+    assert not promotion.promotable(replace(record, place="archive", helped=5), "current")
+    # the evidence must be strong: verified in its session, or stated by a person
+    verified = Evidence(VERIFIED, command="pytest -q", exit_status=1, fixed_by="pytest -q")
+    assert promotion.promotable(replace(record, evidence=verified), "current")
+    for weak in (Evidence(GUESS), Evidence(STATED, by=THE_AGENT), None):
+        assert not promotion.promotable(replace(record, evidence=weak), "current")
