@@ -9,7 +9,7 @@ It prints figures, it asserts nothing. For each backend (`SKILL_MEMORY_EMBED_BAC
 
 1. A throwaway memory home holding the corpus's skills (`<corpus>/skills`: 70 skills,
    1,927 lessons), with its own models folder (so onnx starts with no export).
-2. First start of `python -m fireworks_skill_memory.hooks.service_main`: seconds until the
+2. First start of `python -m fireworks_skill_memory.cli.service_main`: seconds until the
    ping says ready and the failure glossary is embedded. It builds the index (and, for onnx,
    makes the export in a child process, which loads torch once; the service never does).
 3. Second start (index and export in place): seconds to ready, the service's VmRSS and
@@ -95,7 +95,7 @@ class Home:
 
     def start(self, *flags: str, stderr: Any = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
-            [sys.executable, *flags, "-m", "fireworks_skill_memory.hooks.service_main"],
+            [sys.executable, *flags, "-m", "fireworks_skill_memory.cli.service_main"],
             cwd=self.path,
             env=self.env,
             stdin=subprocess.DEVNULL,
