@@ -138,7 +138,7 @@ def test_push_asks_the_dedup_rules_about_the_nearest_rows_only(
     """Many close team rows: the candidate's own wording is found by id, a new one is
     weighed against the few nearest rows (NEAREST), not against every close row."""
     from fireworks_skill_memory.memory.dedup.matcher import NEAREST
-    from fireworks_skill_memory.memory.dedup.rules import decide_pair
+    from fireworks_skill_memory.memory.dedup.rules import merges
     from fireworks_skill_memory.memory.retrieval.indexing import embed_lessons
     from fireworks_skill_memory.memory.retrieval.ranking import lesson_embedding_texts
 
@@ -154,11 +154,11 @@ def test_push_asks_the_dedup_rules_about_the_nearest_rows_only(
     table.write(rows, np.stack([vector] * len(rows)), [0] * len(rows))
     asked: list[str] = []
 
-    def counting(existing: str, candidate: str, cosine: float) -> object:
+    def counting(existing: str, candidate: str, cosine: float) -> bool:
         asked.append(candidate)
-        return decide_pair(existing, candidate, cosine)
+        return merges(existing, candidate, cosine)
 
-    monkeypatch.setattr("fireworks_skill_memory.memory.team.push.decide_pair", counting)
+    monkeypatch.setattr("fireworks_skill_memory.memory.team.push.merges", counting)
     report = push_all(settings)
     assert (report["added"], report["merged"]) == (1, 1)
     assert LESSONS[0][1] not in asked  # its own wording: found by id, no rule asked
