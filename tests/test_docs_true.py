@@ -5,7 +5,6 @@ product module grows past the size limit of the common rules (1,200 lines)."""
 from __future__ import annotations
 
 import ast
-import importlib
 import re
 from pathlib import Path
 
@@ -49,18 +48,49 @@ def missing_paths(text: str) -> list[str]:
     return sorted(p for p in named - WRITTEN_LATER if not (REPO / p).exists())
 
 
+def module_file(parts: list[str]) -> Path | None:
+    """The source of the module or package `parts` names (`["memory", "ingest"]`), if any."""
+    base = REPO.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def defined_names(body: list[ast.stmt]) -> dict[str, ast.stmt]:
+    """Names a module or class body binds: defs, classes, assignments and imports."""
+    names: dict[str, ast.stmt] = {}
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names[node.name] = node
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update({(a.asname or a.name).split(".")[0]: node for a in node.names})
+        elif isinstance(node, ast.Assign):
+            names.update({t.id: node for t in node.targets if isinstance(t, ast.Name)})
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names[node.target.id] = node
+        elif isinstance(node, (ast.If, ast.Try)):  # `if TYPE_CHECKING:`, guarded imports
+            names.update(defined_names(node.body))
+    return names
+
+
 def resolves(name: str) -> bool:
-    """Whether `name` is a module of the namespace or an attribute reached from one."""
+    """Whether `name` is a module of the namespace, a name one defines, or a class's member
+    (read from the source, so nothing heavy is imported)."""
     parts = name.split(".")
     for cut in range(len(parts), 0, -1):
-        try:
-            found: object = importlib.import_module(".".join((NAMESPACE, *parts[:cut])))
-        except ImportError:
+        source = module_file(parts[:cut])
+        if source is None:
             continue
-        for attribute in parts[cut:]:
-            if not hasattr(found, attribute):
+        rest = parts[cut:]
+        body = ast.parse(source.read_text(encoding="utf-8")).body
+        for attribute in rest[:2]:  # a name, then a class's member; deeper is not checked
+            found = defined_names(body).get(attribute)
+            if found is None:
                 return False
-            found = getattr(found, attribute)
+            if not isinstance(found, ast.ClassDef):
+                return True
+            body = found.body
         return True
     return False
 
