@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 from tests.test_architecture import ALLOWED
@@ -36,6 +37,7 @@ def docstrings(path: Path) -> list[str]:
     return [text for text in found if text]
 
 
+@cache
 def documents() -> list[tuple[str, str]]:
     """(where, text) of every module docstring, docs page and the README."""
     texts = [(str(p.relative_to(REPO)), d) for p in python_files() for d in docstrings(p)]
