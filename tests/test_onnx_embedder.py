@@ -380,7 +380,7 @@ def test_the_service_never_imports_torch_with_a_valid_export(
     imports = tmp_path / "importtime.txt"
     with open(imports, "w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-X", "importtime", "-m", "fireworks_skill_memory.hooks.service_main"],
+            [sys.executable, "-X", "importtime", "-m", "fireworks_skill_memory.cli.service_main"],
             env=env,
             cwd=REPO,
             stdin=subprocess.DEVNULL,
