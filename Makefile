@@ -1,6 +1,9 @@
 # Two commands set everything up on a fresh machine (Python 3.10+ and a package registry):
 #   make demo   - a throwaway memory home seeded from examples/, then inject and search
 #   make test   - the whole test suite (the same command CI runs through .ci/run)
+# The developer loop, run on every change:
+#   make check  - everything but the real model, the e2e CLIs, the browser, S3 (moto) and the
+#                 slow tests, on two pytest-xdist workers (target: under 3 minutes on 2 CPUs)
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -8,7 +11,7 @@ BIN := $(VENV)/bin
 TORCH ?= torch==2.13.0
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: install demo test chromium lint bench clean
+.PHONY: install demo test check chromium lint bench clean
 
 install: $(STAMP)
 
@@ -24,6 +27,14 @@ demo: $(STAMP)
 
 test: $(STAMP) chromium
 	$(BIN)/python -m pytest
+
+# The markers are registered in pyproject.toml; tests/conftest.py refuses a test that uses the
+# `s3` or `browser` fixture without its marker, so none slips into this loop.
+CHECK_MARKERS := not real_model and not e2e and not slow and not browser and not s3
+CHECK_WORKERS ?= 2
+
+check: $(STAMP)
+	$(BIN)/python -m pytest -q -n $(CHECK_WORKERS) -m "$(CHECK_MARKERS)"
 
 # The viewer's browser tests drive Debian's chromium through Playwright (whose own browser
 # download is not used); installed once, when missing (CI runs as root on Debian 12).

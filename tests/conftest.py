@@ -158,6 +158,22 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+# Fixtures that put a test in a marker's group: `make check` deselects by these markers, so a
+# test using one without its marker would slip into the fast loop.
+_FIXTURE_MARKERS = {"s3": "s3", "browser": "browser"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    missing = [
+        f"{item.nodeid} (uses `{fixture}`, add @pytest.mark.{marker})"
+        for item in items
+        for fixture, marker in _FIXTURE_MARKERS.items()
+        if fixture in getattr(item, "fixturenames", ()) and item.get_closest_marker(marker) is None
+    ]
+    if missing:
+        raise pytest.UsageError("tests without their marker:\n  " + "\n  ".join(missing))
+
+
 @pytest.fixture(scope="session")
 def shared_models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One models folder for the session: the ONNX export is made once, not once per home."""

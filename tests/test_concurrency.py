@@ -27,6 +27,7 @@ for n in range(10):
 """
 
 
+@pytest.mark.slow
 def test_eight_processes_adding_ten_lessons_each(settings: Settings, env: dict[str, str]) -> None:
     procs = [
         subprocess.Popen([sys.executable, "-c", WRITER, str(worker)], env=env)

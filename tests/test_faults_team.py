@@ -32,7 +32,7 @@ from tests.net_support import CuttingProxy, closed_port, silent_listener
 pytest.importorskip("moto.server")
 from tests.team_support import LESSONS, S3, SKILL, home_env, push_all
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.s3]
 
 TIMEOUT = 3  # --timeout of the team commands under a fault
 SLACK = 30.0  # what a loaded 2-CPU machine may add to a command beyond its timeout

@@ -91,6 +91,7 @@ json_values = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(json_values, st.booleans())
 def test_light_json_is_json(value: object, ascii_only: bool) -> None:
@@ -170,6 +171,7 @@ MIXED = st.text(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(MIXED | st.text())
 def test_tokenize_is_the_regex_tokenizer(text: str) -> None:

@@ -353,6 +353,7 @@ HOOK_TABLES = st.dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

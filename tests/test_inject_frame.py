@@ -155,6 +155,7 @@ def add(store: Store, skill: str | None, text: str, tag: str | None) -> Lesson |
 
 
 # ---- through the store and inject ---------------------------------------------------------
+@pytest.mark.slow
 @settings(
     max_examples=150,
     deadline=None,
@@ -179,6 +180,7 @@ def test_added_lessons_of_any_text_stay_inside_one_block(
     assert_framed(hooked.text)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     texts=st.lists(st.tuples(raw_text, tags), min_size=1, max_size=5),

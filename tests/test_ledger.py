@@ -292,6 +292,7 @@ def test_provenance_rejects_an_unknown_source(authored: Settings) -> None:
     assert Provenance.from_json({"source": "add"}) is None
 
 
+@pytest.mark.slow
 def test_a_random_history_loses_no_lesson(authored: Settings) -> None:
     """Adds, merges, supersessions, quarantines, feedback, archives and restores: every lesson
     ever written stays in KNOWLEDGE.md, the archive or the quarantine."""

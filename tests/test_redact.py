@@ -543,6 +543,7 @@ ADVERSARIAL = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(ADVERSARIAL))
 def test_adversarial_megabyte_finishes(name: str) -> None:
     text = ADVERSARIAL[name]

@@ -59,6 +59,7 @@ def team_uri(s3: S3) -> str:
     return f"s3://{s3.bucket()}/memory"
 
 
+@pytest.mark.s3
 @pytest.mark.slow
 def test_three_homes_push_at_once_a_fourth_pulls_and_injects(
     env: dict[str, str], tmp_path: Path, s3: S3, team_uri: str, cli: CliInvoker
@@ -98,6 +99,7 @@ def test_three_homes_push_at_once_a_fourth_pulls_and_injects(
     assert "[team · Proxy]" in text
 
 
+@pytest.mark.s3
 @pytest.mark.slow
 def test_concurrent_merges_lose_no_hit(
     env: dict[str, str], tmp_path: Path, s3: S3, team_uri: str
@@ -136,7 +138,7 @@ def test_push_asks_the_dedup_rules_about_the_nearest_rows_only(
     """Many close team rows: the candidate's own wording is found by id, a new one is
     weighed against the few nearest rows (NEAREST), not against every close row."""
     from fireworks_skill_memory.memory.dedup.matcher import NEAREST
-    from fireworks_skill_memory.memory.dedup.rules import decide_pair
+    from fireworks_skill_memory.memory.dedup.rules import merges
     from fireworks_skill_memory.memory.retrieval.indexing import embed_lessons
     from fireworks_skill_memory.memory.retrieval.ranking import lesson_embedding_texts
 
@@ -152,17 +154,18 @@ def test_push_asks_the_dedup_rules_about_the_nearest_rows_only(
     table.write(rows, np.stack([vector] * len(rows)), [0] * len(rows))
     asked: list[str] = []
 
-    def counting(existing: str, candidate: str, cosine: float) -> object:
+    def counting(existing: str, candidate: str, cosine: float) -> bool:
         asked.append(candidate)
-        return decide_pair(existing, candidate, cosine)
+        return merges(existing, candidate, cosine)
 
-    monkeypatch.setattr("fireworks_skill_memory.memory.team.push.decide_pair", counting)
+    monkeypatch.setattr("fireworks_skill_memory.memory.team.push.merges", counting)
     report = push_all(settings)
     assert (report["added"], report["merged"]) == (1, 1)
     assert LESSONS[0][1] not in asked  # its own wording: found by id, no rule asked
     assert 0 < len(asked) <= NEAREST
 
 
+@pytest.mark.s3
 @pytest.mark.slow
 def test_a_planted_secret_never_reaches_the_bucket(
     env: dict[str, str], tmp_path: Path, s3: S3
@@ -179,6 +182,7 @@ def test_a_planted_secret_never_reaches_the_bucket(
     assert secret.encode() not in stored
 
 
+@pytest.mark.s3
 @pytest.mark.slow
 def test_a_poisoned_team_row_is_quarantined_on_pull_never_injected(
     env: dict[str, str], tmp_path: Path, s3: S3, team_uri: str, cli: CliInvoker
@@ -212,6 +216,7 @@ def test_a_poisoned_team_row_is_quarantined_on_pull_never_injected(
     assert f"QUARANTINED  team:{SKILL}" in shown and "settle it in the team table" in shown
 
 
+@pytest.mark.s3
 @pytest.mark.slow
 def test_pull_is_incremental_and_retract_reaches_other_homes(
     env: dict[str, str], tmp_path: Path, s3: S3, team_uri: str
@@ -236,6 +241,7 @@ def test_pull_is_incremental_and_retract_reaches_other_homes(
     assert push_all(second)["added"] == 0
 
 
+@pytest.mark.s3
 @pytest.mark.slow
 def test_an_incremental_pull_drops_a_row_deleted_outright(
     env: dict[str, str], tmp_path: Path, s3: S3, team_uri: str
@@ -262,6 +268,7 @@ def test_an_incremental_pull_drops_a_row_deleted_outright(
     assert (again.removed, again.lessons) == (0, 2)
 
 
+@pytest.mark.s3
 @pytest.mark.slow
 def test_an_unreachable_store_fails_team_commands_in_one_line_and_nothing_else(
     env: dict[str, str], tmp_path: Path, cli: CliInvoker
@@ -290,6 +297,8 @@ def _invoke(environ: dict[str, str], command: list[str]):  # type: ignore[no-unt
     return CliRunner().invoke(main, command, env=environ, catch_exceptions=False)
 
 
+@pytest.mark.real_model  # SessionStart spawns the warm service, which loads the model
+@pytest.mark.slow
 def test_session_start_starts_a_due_pull_detached_and_never_waits(
     env: dict[str, str], tmp_path: Path, hung_store: str
 ) -> None:
@@ -342,6 +351,7 @@ OLD_NODE = "Use Node 18 for the build of the web bundle"
 NEW_NODE = "Use Node 22 for the build of the web bundle"
 
 
+@pytest.mark.s3
 @pytest.mark.slow
 def test_a_lesson_superseded_here_retires_its_team_row(
     env: dict[str, str], tmp_path: Path, s3: S3, team_uri: str
@@ -374,6 +384,7 @@ def test_a_lesson_superseded_here_retires_its_team_row(
     assert NEW_NODE in knowledge.read_text() and OLD_NODE not in knowledge.read_text()
 
 
+@pytest.mark.s3
 @pytest.mark.slow
 def test_archived_and_quarantined_lessons_never_reach_the_bucket(
     env: dict[str, str], tmp_path: Path, s3: S3
@@ -406,6 +417,7 @@ def test_doctor_team_check_without_a_team_uri_is_ok(env: dict[str, str]) -> None
     assert finding["status"] == "ok" and "not configured" in str(finding["detail"])
 
 
+@pytest.mark.s3
 @pytest.mark.slow
 def test_doctor_shows_the_team_store_reachable_or_not(
     env: dict[str, str], tmp_path: Path, s3: S3, team_uri: str

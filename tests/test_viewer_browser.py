@@ -33,6 +33,7 @@ REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 pytestmark = [
+    pytest.mark.browser,
     pytest.mark.real_model,
     pytest.mark.slow,
     pytest.mark.skipif(

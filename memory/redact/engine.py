@@ -2,7 +2,7 @@
 
 Kept apart so that ``import memory.redact.redactor`` stays cheap in hook processes: this module
 holds the patterns, the scan and the heuristics; the policies are documented at the top
-of ``memory/redact.py``.  Not a public API.
+of ``memory/redact/redactor.py``.  Not a public API.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ _KEY_CACHE: dict[str, str | None] = {}
 def secret_key_kind(name: str) -> str | None:
     """The marker kind for a key name that looks secret (``GITHUB_TOKEN`` -> "token"), else None.
 
-    The policy is described at the top of ``memory/redact.py``.
+    The policy is described at the top of ``memory/redact/redactor.py``.
     """
     if not isinstance(name, str) or len(name) > 100:
         return None

@@ -14,7 +14,7 @@ are stored, injected and logged: each passes its text through :func:`redact` (or
 
 Idempotent (``redact(redact(x)) == redact(x)``), linear time, never raises.  The policies
 are documented in the comment below (comments cost nothing at import).  The implementation
-lives in ``memory/_redact_engine.py`` and is imported, with its patterns compiled, on the
+lives in ``memory/redact/engine.py`` and is imported, with its patterns compiled, on the
 first call: importing this module imports nothing else.
 """
 

@@ -15,7 +15,12 @@ from collections.abc import Iterator
 
 from fireworks_skill_memory.memory.screen.effects import Risk
 from fireworks_skill_memory.memory.screen.lexicon import Lexicon, lexicon
-from fireworks_skill_memory.memory.screen.text import CODE_SPAN, blank, is_invisible, visible
+from fireworks_skill_memory.memory.screen.text import (
+    CODE_SPAN,
+    blank,
+    invisible_characters,
+    visible,
+)
 
 HIDDEN, SPOOF = "hidden content", "spoofed markup"
 
@@ -24,7 +29,7 @@ def hidden(raw: str) -> Risk | None:
     """A hidden payload in the lesson as stored (`raw`, before invisible characters go)."""
     lex = lexicon()
     text = visible(raw)
-    invisible = "".join(c for c in raw if is_invisible(c))
+    invisible = invisible_characters(raw)
     if lex.has("tag_characters", invisible):
         return Risk("hidden", HIDDEN, "hides text in invisible Unicode tag characters")
     if lex.has("bidi_controls", invisible):

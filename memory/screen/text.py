@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
 
 from fireworks_skill_memory.memory.screen.lexicon import lexicon
 
@@ -29,8 +30,23 @@ def is_invisible(char: str) -> bool:
     return unicodedata.category(char) == "Cf"
 
 
+@cache
+def _ascii_is_visible() -> bool:
+    """Whether no ASCII character is invisible (so ASCII text needs no character scan)."""
+    return not any(is_invisible(chr(code)) for code in range(128))
+
+
+def invisible_characters(text: str) -> str:
+    """The invisible characters of `text`, in order ("" for none)."""
+    if text.isascii() and _ascii_is_visible():
+        return ""
+    return "".join(c for c in text if is_invisible(c))
+
+
 def visible(text: str) -> str:
     """The text as a reader sees it: invisible characters dropped, compatibility forms folded."""
+    if text.isascii() and _ascii_is_visible():
+        return text  # NFKC leaves ASCII as it is
     return unicodedata.normalize("NFKC", "".join(c for c in text if not is_invisible(c)))
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from fireworks_skill_memory.index.table import sql_string
 from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.dedup.matcher import NEAREST
-from fireworks_skill_memory.memory.dedup.rules import DEFAULT_THRESHOLDS, Verdict, decide_pair
+from fireworks_skill_memory.memory.dedup.rules import DEFAULT_THRESHOLDS, merges
 from fireworks_skill_memory.memory.errors import NotFound
 from fireworks_skill_memory.memory.ingest import LessonScreen
 from fireworks_skill_memory.memory.redact.redactor import redact
@@ -224,7 +224,7 @@ class _ScopeRows:
             row = self.rows[self.live[i]]
             if row.state != "knowledge":
                 continue
-            if decide_pair(row.text, candidate.lesson.text, cosine).verdict is Verdict.MERGE:
+            if merges(row.text, candidate.lesson.text, cosine):
                 return row
         return None
 
