@@ -245,3 +245,21 @@ def test_only_cli_imports_click(package: str, path: Path) -> None:
 def test_the_click_check_sees_every_form_of_import() -> None:
     source = "import click\ndef f():\n    from click.testing import CliRunner\nimport clicks\n"
     assert click_imports(source) == [1, 3]
+
+
+# ---- tests mirror the package folders ------------------------------------------------------
+NOT_PACKAGES = {"fixtures", "fakes", "e2e", "__pycache__"}  # support and whole-agent tests
+
+
+def test_test_folders_mirror_the_package_folders() -> None:
+    """tests/<a>/<b>/ holds the tests of the package folder <a>/<b>/ (tests of the whole
+    project, and the support modules, stay at the top of tests/)."""
+    tests = REPO / "tests"
+    folders = [
+        path.relative_to(tests)
+        for path in tests.rglob("*")
+        if path.is_dir() and not NOT_PACKAGES & set(path.relative_to(tests).parts)
+    ]
+    assert folders, "no test folders"
+    assert [f for f in folders if not (REPO / f / "__init__.py").is_file()] == []
+    assert [f for f in folders if not (tests / f / "__init__.py").is_file()] == []

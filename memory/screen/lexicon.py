@@ -1,7 +1,7 @@
 """The screen's tables, word lists and patterns, read once from the TOML files in `data/`.
 
 Every entry is a TOML table with a `kind` and at least one `match` and one `no_match`
-example (tests/test_screen.py checks each):
+example (tests/memory/screen/test_screen.py checks each):
 
 * `pattern`: a regular expression (case-insensitive unless `case = true`), searched in text;
 * `words`: literal words or phrases (`*` ends a stem; spaces match any whitespace), searched

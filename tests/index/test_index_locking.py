@@ -39,7 +39,7 @@ from fireworks_skill_memory.memory.store.knowledge_doc import KnowledgeDoc
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from fireworks_skill_memory.models.embedders import EmbeddingModel
 from tests.conftest import REPO, FakeEmbedder
-from tests.test_faults_index import damage
+from tests.index.test_faults_index import damage
 
 LOCK_WAIT = 2.0  # what another writer waits for the lock before the test calls it held
 LESSON_A = "The zebra renderer crashes without a palette file: ship palette.toml"

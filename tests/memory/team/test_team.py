@@ -318,7 +318,7 @@ def test_session_start_starts_a_due_pull_detached_and_never_waits(
     assert maybe_start_pull(settings, now=1_000_000.0 + 3600) is not None
     assert maybe_start_pull(load_settings({**environ, "SKILL_MEMORY_TEAM_URI": ""})) is None
 
-    shim = Path(__file__).parent.parent / "hooks" / "bin" / "session_start.py"
+    shim = Path(__file__).resolve().parents[3] / "hooks" / "bin" / "session_start.py"
     payload = json.dumps({"hook_event_name": "SessionStart", "session_id": "s1", "cwd": "/"})
     try:
         done = subprocess.run(
@@ -455,7 +455,7 @@ def test_pre_tool_use_answers_the_same_with_a_hung_or_refusing_team_store(
     (home / "run").mkdir(parents=True, exist_ok=True)
     (home / "run" / "spawn.stamp").write_text("test: no service")  # the hook ranks in-process
 
-    shim = Path(__file__).parent.parent / "hooks" / "bin" / "pre_tool_use.py"
+    shim = Path(__file__).resolve().parents[3] / "hooks" / "bin" / "pre_tool_use.py"
     payload = json.dumps(claude_sample("PreToolUse(Skill)", tmp_path)).encode()
 
     def answer(team: dict[str, str]) -> tuple[int, str]:

@@ -33,8 +33,8 @@ from fireworks_skill_memory.memory.team.remote import TeamRow, TeamTable
 from tests.conftest import REPO, CliInvoker, FakeEmbedder
 from tests.fakes.messages_server import FakeMessagesServer, Reply
 from tests.mcp_support import McpProcess
-from tests.test_distill import lessons_reply, transcript_copy, worker_env
-from tests.test_safe_memory import BENIGN, POISON
+from tests.memory.distill.test_distill import lessons_reply, transcript_copy, worker_env
+from tests.memory.screen.test_safe_memory import BENIGN, POISON
 
 SKILL = "python-imports"  # the skill the distillation fixture transcript uses
 MARK = "diag.pkgcheck-mirror"  # a phrase only the poisoned text has

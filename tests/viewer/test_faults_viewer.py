@@ -2,7 +2,7 @@
 the overview says the index is being rebuilt, and it is; search answers once it is.
 
 Driven over HTTP (a viewer on a loopback port); the index is broken the ways
-tests/test_faults_index.py breaks it; the fake embedder keeps the rebuild fast.
+tests/index/test_faults_index.py breaks it; the fake embedder keeps the rebuild fast.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from fireworks_skill_memory.memory.config import Settings
 from fireworks_skill_memory.memory.retrieval.indexing import MemoryIndex
 from fireworks_skill_memory.viewer.data import index_problem
 from tests.conftest import FakeEmbedder
-from tests.test_faults_index import damage, damaged_copies
+from tests.index.test_faults_index import damage, damaged_copies
 from tests.viewer_support import DOCKER_LESSONS, GIT_LESSONS, request, running_viewer, seed
 
 REBUILDING = "it is being rebuilt from the markdown"

@@ -62,7 +62,7 @@ from tests.fakes.responses_server import (
 from tests.fakes.responses_server import MalformedReply as OpenAIMalformed
 from tests.fakes.responses_server import sequence_script as chat_script
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SCHEMA: dict[str, object] = {
     "type": "object",
     "properties": {

@@ -18,7 +18,7 @@ from fireworks_skill_memory.memory.sessions.skill_paths import (
 )
 from tests.conftest import REPO
 
-SESSIONS = Path(__file__).resolve().parent / "fixtures" / "sessions"
+SESSIONS = Path(__file__).resolve().parents[2] / "fixtures" / "sessions"
 
 
 def make_plugin(root: Path, manifest: object | None, skill: str = "plugskill") -> Path:

@@ -15,7 +15,7 @@ from fireworks_skill_memory.memory.store.markdown_store import Match, Store
 from fireworks_skill_memory.models.llm.base import StructuredReply
 from tests.conftest import FakeEmbedder
 from tests.fakes.messages_server import FakeMessagesServer, record_lessons_reply
-from tests.test_distill import SKILL, by_tool, run, settings_with, transcript_copy
+from tests.memory.distill.test_distill import SKILL, by_tool, run, settings_with, transcript_copy
 
 OLD = "Run the deploy script with 4 workers and 2 retries on CI."
 # unclear locally: two values changed at once (another case, or an update?)

@@ -221,7 +221,7 @@ def test_embedder_before_the_export_is_made(doctor: DoctorRun, tmp_path: Path) -
 def test_embedder_checks_the_export_digest(doctor: DoctorRun, tmp_path: Path) -> None:
     from fireworks_skill_memory.models.bundled import bundled_model_dir
     from fireworks_skill_memory.models.onnx_store import export_folder, weights_digest
-    from tests.test_onnx_embedder import fake_export
+    from tests.models.test_onnx_embedder import fake_export
 
     models = str(tmp_path / "models")
     folder = Path(export_folder(models, weights_digest(bundled_model_dir(), models)))

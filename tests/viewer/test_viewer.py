@@ -1,6 +1,6 @@
 """The web viewer over plain HTTP: its security rules, its pages and its writes.
 
-The fake embedder ranks here (fast); tests/test_viewer_browser.py drives a real browser on
+The fake embedder ranks here (fast); tests/viewer/test_viewer_browser.py drives a real browser on
 the real model.
 """
 

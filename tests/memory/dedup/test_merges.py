@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from fireworks_skill_memory.memory.dedup.rules import DEFAULT_THRESHOLDS as T
 from fireworks_skill_memory.memory.dedup.rules import Verdict, decide_pair, merges
-from tests.test_dedup_rules import NEVER_MERGE, VOCAB
-from tests.test_supersede import KEEP_BOTH, MERGE, SUPERSEDE
+from tests.memory.dedup.test_dedup_rules import NEVER_MERGE, VOCAB
+from tests.memory.dedup.test_supersede import KEEP_BOTH, MERGE, SUPERSEDE
 
 PAIRS = [(a, b) for a, b in (*SUPERSEDE, *KEEP_BOTH, *MERGE)] + [(a, b) for a, b, _ in NEVER_MERGE]
 BANDS = (0.0, T.grey, (T.grey + T.support) / 2, T.support, (T.support + T.merge) / 2, T.merge, 1.0)

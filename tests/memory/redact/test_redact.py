@@ -24,7 +24,7 @@ from fireworks_skill_memory.memory.redact.redactor import (
 )
 from tests.secret_corpus import BENIGN, CASES, SECRETS, SecretCase
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 IDS = [case.name for case in CASES]
 
 

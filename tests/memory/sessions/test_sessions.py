@@ -47,7 +47,7 @@ from fireworks_skill_memory.memory.sessions.transcript_tail import (
 )
 from tests.conftest import REPO
 
-SESSIONS = Path(__file__).resolve().parent / "fixtures" / "sessions"
+SESSIONS = Path(__file__).resolve().parents[2] / "fixtures" / "sessions"
 ROOT = "/tmp/fsm-e2e"
 PROMPT = "Use the python-imports skill to make `import nosuchmod` work."
 FINAL = "Fixed: `nosuchmod` now lives in lib/ and imports with PYTHONPATH=lib (prints 42)."

@@ -22,7 +22,7 @@ from fireworks_skill_memory.memory.store.ledger import read_ledger
 from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.conftest import CliInvoker
 from tests.fakes.messages_server import FakeMessagesServer, tool_use_reply
-from tests.test_distill import (
+from tests.memory.distill.test_distill import (
     by_tool,
     lessons_reply,
     offered_tool_names,
@@ -156,7 +156,7 @@ def test_a_distillation_quarantines_a_poisoned_proposal_with_its_provenance(
 def result_session(settings: Any) -> str:
     """The agent's own session id in the fixture transcript (what provenance records)."""
     from fireworks_skill_memory.memory.sessions.readers import read_session
-    from tests.test_distill import CLAUDE
+    from tests.memory.distill.test_distill import CLAUDE
 
     session = read_session(str(CLAUDE)).session_id
     assert session

@@ -25,7 +25,7 @@ from fireworks_skill_memory.memory.store.markdown_store import Store
 from tests.conftest import CliInvoker, FakeEmbedder
 from tests.hook_support import cli as cli_process
 from tests.hook_support import injections, service_status, wait_until
-from tests.test_service_health import end, start_silent, wait_for
+from tests.memory.service.test_service_health import end, start_silent, wait_for
 
 LESSON = "Container logs vanish after a restart unless the json-file log driver keeps them"
 TASK = "the container logs vanish after restart"
