@@ -225,7 +225,7 @@ def test_skill_md_read_after_the_skill_tool_does_not_repeat(
 def test_ordinary_tool_calls_print_nothing_and_write_nothing(
     tmp_path: Path, lessons: dict[str, list[str]], settings: Settings
 ) -> None:
-    # (PostToolUse(Skill) marks the skill active for failure injection: tests/hooks/test_failure_hooks)
+    # (PostToolUse(Skill) marks the skill active for failure injection: test_failure_hooks)
     for payload in (
         claude_sample("PostToolUse(Read)", tmp_path),
         session_payload("claude", tmp_path, "PostToolUse", 1),  # Bash that printed 42

@@ -80,7 +80,13 @@ def via_flush(cli: CliInvoker, settings: Settings, tmp_path: Path) -> Settings:
 
 def via_distill(cli: CliInvoker, settings: Settings, tmp_path: Path) -> Settings:
     from tests.fakes.messages_server import FakeMessagesServer
-    from tests.memory.distill.test_distill import by_tool, lessons_reply, run, settings_with, transcript_copy
+    from tests.memory.distill.test_distill import (
+        by_tool,
+        lessons_reply,
+        run,
+        settings_with,
+        transcript_copy,
+    )
 
     distilling = settings_with(settings.environ)
     reply = lessons_reply([(SKILL, BENIGN), (SKILL, POISON)])
@@ -243,7 +249,13 @@ def test_a_session_that_read_the_web_distils_at_low_trust(
     settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tests.fakes.messages_server import FakeMessagesServer
-    from tests.memory.distill.test_distill import by_tool, lessons_reply, run, settings_with, transcript_copy
+    from tests.memory.distill.test_distill import (
+        by_tool,
+        lessons_reply,
+        run,
+        settings_with,
+        transcript_copy,
+    )
 
     seen: list[list[str]] = []
 
