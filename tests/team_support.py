@@ -1,6 +1,7 @@
 """Team memory test support: a moto S3 server on loopback, homes that share a team URI.
 
-Shared by tests/memory/team/test_team.py and tests/memory/team/test_faults_team.py (and usable from benchmarks).
+Shared by tests/memory/team/test_team.py and tests/memory/team/test_faults_team.py (and
+usable from benchmarks).
 """
 
 from __future__ import annotations
