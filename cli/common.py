@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -16,7 +15,6 @@ from fireworks_skill_memory.memory.store.markdown_store import Store
 if TYPE_CHECKING:
     from fireworks_skill_memory.memory.ingest import Ingest, LessonScreen
     from fireworks_skill_memory.memory.screen.screen import Trust
-    from fireworks_skill_memory.memory.service.client import ServiceHealth
     from fireworks_skill_memory.models.embedders import EmbeddingModel
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -112,11 +110,6 @@ def _embedder() -> EmbeddingModel:
 
 SERVICE_TIMEOUT = 30.0  # for the operation itself, once the service has answered a ping
 SERVICE_PROBE_TIMEOUT = 1.5  # a service that does not answer a ping within this is hung
-# a service still loading its model is waited for up to this long: it started earlier than
-# an in-process load would, which would also compete with it for the CPU; only a load stuck
-# for this long is given up on
-SERVICE_LOAD_WAIT = 60.0
-SERVICE_LOAD_POLL = 0.1
 
 
 def via_service(
@@ -125,10 +118,11 @@ def via_service(
     """Ask the warm service when it is up (no model load here); None means: do it in-process.
 
     A quick ping first, so a hung or stopped service costs ~1.5 s, not the whole budget;
-    a failed one is skipped at once. With `warm` (a command that needs the model): a service
-    still loading is waited for, and when none runs one is started for the next call (the
-    hooks' rule, `memory.service.spawn.start_once`; never with SKILL_MEMORY_NO_SERVICE=1)
-    while this call answers in-process.
+    a failed or still loading one is skipped at once: in-process, a read ranks from the
+    markdown and the vector snapshot (under a second), less than the service's load takes.
+    With `warm` (a command that needs the model), when none runs one is started for the next
+    call (the hooks' rule, `memory.service.spawn.start_once`; never with
+    SKILL_MEMORY_NO_SERVICE=1) while this call answers in-process.
     """
     from fireworks_skill_memory.memory.service import client
     from fireworks_skill_memory.memory.service.protocol import settings_text
@@ -136,8 +130,6 @@ def via_service(
 
     config = settings()
     health = client.probe(config.home, SERVICE_PROBE_TIMEOUT)
-    if warm and health.state == client.LOADING:
-        health = _loaded(config.home, health)
     if health.state != client.READY:
         if warm and health.state == client.NOT_RUNNING and not config.no_service:
             start_once(config.home, f"cli:{op}")
@@ -145,17 +137,6 @@ def via_service(
     # answered with this command's settings (top, token cap, ranking), not the service's
     request = {**payload, "by": "cli", "record": True, "settings": settings_text(config)}
     return client.try_call(config.home, op, request, timeout=SERVICE_TIMEOUT)
-
-
-def _loaded(home: str, health: ServiceHealth) -> ServiceHealth:
-    """The service's health once it stopped loading, or after SERVICE_LOAD_WAIT."""
-    from fireworks_skill_memory.memory.service import client
-
-    deadline = time.monotonic() + SERVICE_LOAD_WAIT
-    while health.state == client.LOADING and time.monotonic() < deadline:
-        time.sleep(SERVICE_LOAD_POLL)
-        health = client.probe(home, SERVICE_PROBE_TIMEOUT)
-    return health
 
 
 def json_option(func: F) -> F:
