@@ -112,14 +112,32 @@ def _plugin_dir_name(root: str) -> str:
 
 def file_hash(path: str) -> str | None:
     """A short content hash of a file (None when it cannot be read)."""
-    import hashlib
-
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_SKILL_BYTES)
     except OSError:
         return None
+    return content_hash(data)
+
+
+def text_hash(text: str) -> str:
+    """The hash `file_hash` gives a file holding `text` (written as UTF-8)."""
+    return content_hash(text.encode("utf-8", "surrogateescape")[:MAX_SKILL_BYTES])
+
+
+def content_hash(data: bytes) -> str:
+    """A short content hash of a file's first MAX_SKILL_BYTES bytes."""
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()[:HASH_CHARS]
+
+
+def working_folder() -> str | None:
+    """The process's working folder, where project skills are looked for (None: deleted)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
 
 
 def skill_md_hash(skill: str | None, env: Mapping[str, str], cwd: str | None = None) -> str | None:

@@ -14,13 +14,12 @@ ledger record, and `review` lists it for a person to fix SKILL.md.
 from __future__ import annotations
 
 import difflib
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from fireworks_skill_memory.memory.errors import InvalidInput, NotFound
 from fireworks_skill_memory.memory.redact.redactor import redact
-from fireworks_skill_memory.memory.skill_files import HASH_CHARS, skill_md_path
+from fireworks_skill_memory.memory.skill_files import skill_md_path, text_hash, working_folder
 from fireworks_skill_memory.memory.store.archive import (
     ArchivedLesson,
     append_archive,
@@ -141,12 +140,6 @@ class ProposalChanged(InvalidInput):
     """SKILL.md or the candidates changed since the proposal was shown."""
 
 
-def text_hash(text: str) -> str:
-    """The content hash of a file's text as `memory.skill_files.file_hash` computes it."""
-    data = text.encode("utf-8", "surrogateescape")
-    return hashlib.sha256(data).hexdigest()[:HASH_CHARS]
-
-
 def candidates(store: Store, skill: str, skill_md_text: str | None = None) -> list[Candidate]:
     """The skill's lessons that meet `promotable`, in file order."""
     return _candidates(store.lessons(skill), store.ledger(skill), skill_md_text)
@@ -166,7 +159,7 @@ def _candidates(
 
 def find_skill_md(store: Store, skill: str) -> str | None:
     """The skill's SKILL.md as the staleness check finds it (None: none found)."""
-    return skill_md_path(skill, store.settings.environ, _cwd())
+    return skill_md_path(skill, store.settings.environ, working_folder())
 
 
 def propose(store: Store, skill: str) -> Proposal:
@@ -315,12 +308,3 @@ def _rate(
         raise NotFound(f"no lesson {lesson_id} was promoted")
     standing = "disputed" if rated[0].disputed else "current"
     return FeedbackOutcome(lesson or Lesson(rated[0].text, skill=scope), rating, standing)
-
-
-def _cwd() -> str | None:
-    import os
-
-    try:
-        return os.getcwd()
-    except OSError:  # the working folder was deleted
-        return None

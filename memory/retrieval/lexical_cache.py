@@ -182,14 +182,13 @@ def _source_settings(settings: Settings, origin: str) -> Settings:
 def _watched(settings: Settings, skill: str) -> Watched:
     """The files a skill's standings are read from, with their stat keys now: the ledger
     beside its knowledge file and its SKILL.md (as `Store.skill_hash` finds it)."""
-    from fireworks_skill_memory.memory.skill_files import skill_md_path
+    from fireworks_skill_memory.memory.skill_files import skill_md_path, working_folder
     from fireworks_skill_memory.memory.store.ledger import ledger_path
 
-    try:
-        cwd: str | None = os.getcwd()
-    except OSError:  # the working folder was deleted
-        cwd = None
-    paths = [ledger_path(settings, skill), skill_md_path(skill, settings.environ, cwd)]
+    paths = [
+        ledger_path(settings, skill),
+        skill_md_path(skill, settings.environ, working_folder()),
+    ]
     return tuple((path, _stat_key(path)) for path in paths if path is not None)
 
 

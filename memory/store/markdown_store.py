@@ -348,13 +348,9 @@ class Store:
 
     def skill_hash(self, skill: str | None) -> str | None:
         """The content hash of the skill's SKILL.md as it is now (None: none found)."""
-        from fireworks_skill_memory.memory.skill_files import skill_md_hash
+        from fireworks_skill_memory.memory.skill_files import skill_md_hash, working_folder
 
-        try:
-            cwd: str | None = os.getcwd()
-        except OSError:  # the working folder was deleted
-            cwd = None
-        return skill_md_hash(skill, self.settings.environ, cwd)
+        return skill_md_hash(skill, self.settings.environ, working_folder())
 
     def standings(self, skill: str | None) -> dict[str, str]:
         """The lessons of a scope that are not `current`: id -> `unverified` or `disputed`."""
