@@ -45,10 +45,12 @@ def flush_distilled(
             )
         _flush_sections(skill, session, max_lessons, include_checkpoints, keep_checkpoints, as_json)
         return
+    from fireworks_skill_memory.memory.distill.flush import retire_distilled_notes
     from fireworks_skill_memory.memory.distill.result import DistillFailed
     from fireworks_skill_memory.memory.distill.run import distill_session, distill_summary
 
     session_id = _session_id(session) if session is not None else None
+    notes = store().checkpoints(skill) if include_checkpoints else []
     if session is not None and session_id is not None:
         result = distill_session(
             config,
@@ -61,14 +63,13 @@ def flush_distilled(
         )
     else:
         # A summary, or a session file in neither agent's format: its text is the material.
-        notes = [n.note for n in store().checkpoints(skill)] if include_checkpoints else []
         text = read_summary(summary_file or session, from_stdin)
-        result = distill_summary(config, skill, text, notes=notes, per_skill=max_lessons)
+        result = distill_summary(
+            config, skill, text, notes=[n.note for n in notes], per_skill=max_lessons
+        )
     if result.status != "stored":
         raise DistillFailed(f"distillation {result.status}: {result.reason}")
-    cleared = (
-        store().clear_checkpoints(skill) if include_checkpoints and not keep_checkpoints else 0
-    )
+    cleared = 0 if keep_checkpoints else retire_distilled_notes(store(), skill, notes)
     if as_json:
         emit_json(
             {
@@ -78,6 +79,7 @@ def flush_distilled(
                 "candidates": len(result.candidates),
                 "stored": [report.as_json() for report in result.reports],
                 "cleared_checkpoints": cleared,
+                "kept_checkpoints": len(store().checkpoints(skill)),
                 "tokens": {"input": result.input_tokens, "output": result.output_tokens},
                 "calls": result.calls,
             }
@@ -89,7 +91,8 @@ def flush_distilled(
         f"({result.calls} calls, {result.input_tokens} in / {result.output_tokens} out tokens)"
     )
     if cleared:
-        click.echo(f"cleared {cleared} checkpoint notes")
+        noun = "note" if cleared == 1 else "notes"
+        click.echo(f"archived {cleared} checkpoint {noun} the distiller read (see `review`)")
 
 
 def latest_rollout(config: Settings) -> str:

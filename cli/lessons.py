@@ -171,8 +171,15 @@ def checkpoint(skill: str, note: str, as_json: bool) -> None:
     help="`latest`: the newest Codex rollout under $CODEX_HOME/sessions.",
 )
 @click.option("--max-lessons", default=3, show_default=True, type=click.IntRange(1, 20))
-@click.option("--include-checkpoints", is_flag=True, help="Also consider the checkpoint notes.")
-@click.option("--keep-checkpoints", is_flag=True, help="Do not clear CHECKPOINTS.md afterwards.")
+@click.option(
+    "--include-checkpoints",
+    is_flag=True,
+    help="Also store the checkpoint notes (after the summary's lessons, within --max-lessons); "
+    "the notes stored leave CHECKPOINTS.md, the others stay.",
+)
+@click.option(
+    "--keep-checkpoints", is_flag=True, help="Leave every note in CHECKPOINTS.md, stored or not."
+)
 @click.option("--distill", is_flag=True, help="Ask the distiller instead of reading sections.")
 @json_option
 def flush(
@@ -190,7 +197,9 @@ def flush(
     """Store the lessons of a session summary.
 
     Without --distill, lessons are the items under headings such as `## Lessons`,
-    `## Takeaways`, `## Insights` or `经验` (the original Codex flow).
+    `## Takeaways`, `## Insights` or `经验` (the original Codex flow). A checkpoint note
+    leaves CHECKPOINTS.md only as a lesson (or, read by --distill, into ARCHIVE.md, which
+    `review` lists).
     """
     from fireworks_skill_memory.memory.distill.flush import flush_explicit
     from fireworks_skill_memory.memory.distill.sections import session_text

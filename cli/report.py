@@ -68,7 +68,10 @@ def report_flush(skill: str, result: FlushResult, as_json: bool, source: str | N
         if source is not None:
             data["session"] = source
         data.update(
-            found=result.found, stored=stored, cleared_checkpoints=result.cleared_checkpoints
+            found=result.found,
+            stored=stored,
+            cleared_checkpoints=result.cleared_checkpoints,
+            kept_checkpoints=result.kept_checkpoints,
         )
         emit_json(data)
         return
@@ -77,4 +80,11 @@ def report_flush(skill: str, result: FlushResult, as_json: bool, source: str | N
         click.echo(f"no lessons found under a lessons/takeaways/insights heading {where}")
     print_outcomes(skill, stored)
     if result.cleared_checkpoints:
-        click.echo(f"cleared {result.cleared_checkpoints} checkpoint notes")
+        noun = "note" if result.cleared_checkpoints == 1 else "notes"
+        click.echo(f"cleared {result.cleared_checkpoints} checkpoint {noun} (stored above)")
+    if result.kept_checkpoints:
+        noun = "note stays" if result.kept_checkpoints == 1 else "notes stay"
+        click.echo(
+            f"{result.kept_checkpoints} checkpoint {noun} in CHECKPOINTS.md "
+            "(--include-checkpoints stores them, within --max-lessons)"
+        )

@@ -204,9 +204,10 @@ def agents_block(command: str, mcp: bool = False) -> str:
             "- After a notable failure and the fix that worked, run",
             f'  `{command} checkpoint --skill <name> --note "<what failed, and what fixed it>"`.',
             "- When the task is done, run",
-            f"  `{command} flush --skill <name> --session latest --distill`",
+            f"  `{command} flush --skill <name> --session latest --distill --include-checkpoints`",
             "  (or write a summary with a `## Lessons` section and pass"
-            " `--summary-file <file>` instead of `--session latest --distill`).",
+            " `--summary-file <file>` instead of `--session latest --distill`);"
+            " the distiller reads your checkpoint notes, which then move to the archive.",
             "",
             "Each command takes `--json`. Skill names are the folder names under `skills/`.",
             *(tools if mcp else []),

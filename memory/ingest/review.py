@@ -37,7 +37,7 @@ STATUSES = (
     "promoted",  # promoted into SKILL.md, then reported wrong: a person fixes SKILL.md
 )
 # Archive reasons a review lists by default; merged wordings and evictions only with `everything`.
-_LISTED_ARCHIVE = ("superseded by", "disputed:", "archived in review")
+_LISTED_ARCHIVE = ("superseded by", "disputed:", "archived in review", "checkpoint note")
 RESTORED = "restored in review"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import os
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -193,6 +194,17 @@ class Checkpoint:
     note: str
 
 
+CHECKPOINT_TAG = "Checkpoint note"
+
+
+def _checkpoint_line(line: str) -> Checkpoint | None:
+    """The note of a `- [stamp] note` line of CHECKPOINTS.md (None for any other line)."""
+    if not (line.startswith("- [") and "] " in line):
+        return None
+    stamp, note = line[3:].split("] ", 1)
+    return Checkpoint(stamp, note)
+
+
 @dataclass(frozen=True)
 class SkillInfo:
     """A skill known to the store, for `list`."""
@@ -330,12 +342,7 @@ class Store:
         text = read_text(self.checkpoints_path(skill))
         if text is None:
             return []
-        notes = []
-        for line in text.splitlines():
-            if line.startswith("- [") and "] " in line:
-                stamp, note = line[3:].split("] ", 1)
-                notes.append(Checkpoint(stamp, note))
-        return notes
+        return [note for line in text.splitlines() if (note := _checkpoint_line(line))]
 
     # ---- writing -----------------------------------------------------------------------
     def provenance(self, source: str, **details: str | None) -> Provenance:
@@ -621,15 +628,43 @@ class Store:
             write_atomic(path, f"{text}- [{stamp}] {clean}\n")
         return Checkpoint(stamp, clean)
 
-    def clear_checkpoints(self, skill: str) -> int:
-        """Remove every checkpoint note of the skill; returns how many there were."""
+    def remove_checkpoints(self, skill: str, notes: Sequence[Checkpoint]) -> int:
+        """Remove exactly `notes` from the skill's CHECKPOINTS.md (notes written since they
+        were read stay); returns how many were removed. Callers remove only notes that went
+        into a lesson or the archive (`memory.distill.flush`)."""
         path = self.checkpoints_path(skill)
-        if not os.path.exists(path):
+        if not notes or not os.path.exists(path):
             return 0
+        wanted = Counter(notes)
+        removed = 0
         with locked(path):
-            count = len(self.checkpoints(skill))
-            write_atomic(path, f"# {skill} — checkpoints\n\n")
-        return count
+            kept: list[str] = []
+            for line in (read_text(path) or "").splitlines(keepends=True):
+                note = _checkpoint_line(line.rstrip("\n"))
+                if note is not None and wanted[note] > 0:
+                    wanted[note] -= 1
+                    removed += 1
+                else:
+                    kept.append(line)
+            if removed:
+                write_atomic(path, "".join(kept))
+        return removed
+
+    def archive_checkpoints(self, skill: str, notes: Sequence[Checkpoint], reason: str) -> int:
+        """Move `notes` to the skill's ARCHIVE.md (`review` lists them; `review restore` turns
+        one into a lesson through the screen); returns how many left CHECKPOINTS.md. The
+        archive is written first, so a crash in between keeps a note twice, never nowhere."""
+        if not notes:
+            return 0
+        today = self.now().strftime("%Y-%m-%d")
+        shelved = [
+            ArchivedLesson(
+                Lesson(note.note, CHECKPOINT_TAG, note.time[:7], None, skill), reason, today
+            )
+            for note in notes
+        ]
+        append_archive(self.settings, skill, shelved)
+        return self.remove_checkpoints(skill, notes)
 
     def remove(self, skill: str | None, lesson_ids: Sequence[str]) -> list[Lesson]:
         """Delete lessons by id; returns the ones removed."""

@@ -124,7 +124,28 @@ def test_checkpoint_and_flush_sections(cli: CliInvoker, tmp_path: Path) -> None:
         "Plain line long enough to count as a lesson here.",
     ]
     assert result["stored"][0]["lesson"]["tag"] == "Build"
-    assert result["cleared_checkpoints"] == 1
+    # Not asked to read the notes: the note stays where it was (it used to be cleared unread).
+    assert (result["cleared_checkpoints"], result["kept_checkpoints"]) == (0, 1)
+    assert "wheel build failed" in (home_of(cli) / "skills/demo/CHECKPOINTS.md").read_text()
+
+
+def test_flush_clears_only_the_notes_it_stored(cli: CliInvoker, tmp_path: Path) -> None:
+    for note in ("first note about wheels", "second note about pins", "third note about caches"):
+        cli("checkpoint", "--skill", "demo", "--note", note)
+    summary = tmp_path / "summary.md"
+    summary.write_text("## Lessons\n- Install python3-dev before building wheels\n")
+    out = cli(
+        "flush", "--skill", "demo", "--summary-file", str(summary),
+        "--include-checkpoints", "--max-lessons", "2",
+    )  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert "cleared 1 checkpoint note (stored above)" in out.output
+    assert "2 checkpoint notes stay in CHECKPOINTS.md" in out.output
+    shown = cli("show", "--skill", "demo").output
+    assert "first note about wheels" in shown and "second note" not in shown
+    left = (home_of(cli) / "skills/demo/CHECKPOINTS.md").read_text()
+    assert "first note" not in left
+    assert "second note about pins" in left and "third note about caches" in left
 
 
 def test_flush_chinese_heading_and_jsonl_session(cli: CliInvoker, tmp_path: Path) -> None:

@@ -729,7 +729,12 @@ def test_flush_distill_session_file_and_include_checkpoints(
         "--include-checkpoints",
     )  # fmt: skip
     assert out.exit_code == 0, out.output
-    assert "cleared 1 checkpoint notes" in out.output
+    assert "archived 1 checkpoint note the distiller read" in out.output
+    # The note left CHECKPOINTS.md for the archive, which `review` lists.
+    listed = {row["skill"]: row for row in json.loads(cli("list", "--json").output)["skills"]}
+    assert listed[SKILL]["checkpoints"] == 0
+    review = cli("review", "--json")
+    assert "lib/ needs PYTHONPATH" in review.output and "read by the distiller" in review.output
     content = server.bodies()[0]["messages"][0]["content"]
     assert "lib/ needs PYTHONPATH" in content and "[E1] Bash failed" in content
     # A session file in no agent's format is read as a summary.

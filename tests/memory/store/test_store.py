@@ -99,8 +99,27 @@ def test_checkpoints_append_and_clear(store: Store) -> None:
     store.checkpoint("demo", "fixed by Z")
     notes = store.checkpoints("demo")
     assert [note.note for note in notes] == ["tried X, failed with Y", "fixed by Z"]
-    assert store.clear_checkpoints("demo") == 2
+    assert store.remove_checkpoints("demo", notes[:1]) == 1
+    assert [note.note for note in store.checkpoints("demo")] == ["fixed by Z"]
+    assert store.remove_checkpoints("demo", notes) == 1  # only what is still there
     assert store.checkpoints("demo") == []
+
+
+def test_removing_notes_keeps_one_written_since_they_were_read(store: Store) -> None:
+    store.checkpoint("demo", "read by the flush")
+    read = store.checkpoints("demo")
+    store.checkpoint("demo", "written while the flush ran")
+    assert store.remove_checkpoints("demo", read) == 1
+    assert [note.note for note in store.checkpoints("demo")] == ["written while the flush ran"]
+
+
+def test_archived_notes_go_to_the_archive_first(store: Store) -> None:
+    store.checkpoint("demo", "a note the distiller read")
+    assert store.archive_checkpoints("demo", store.checkpoints("demo"), "checkpoint note x") == 1
+    assert store.checkpoints("demo") == []
+    archive = Path(store.checkpoints_path("demo")).with_name("ARCHIVE.md").read_text()
+    assert "[Checkpoint note] a note the distiller read" in archive
+    assert "checkpoint note x on" in archive
     with pytest.raises(InvalidLesson):
         store.checkpoint("demo", "  ")
 
